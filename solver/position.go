@@ -1,0 +1,290 @@
+package solver
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Card is a card lying on a stack: its rank and the table it is assigned to
+// (1..4), or 0 when it is not assigned. Assignments are the strategies' notion
+// (SPEC §2–3); the rules themselves let a stack top go to any table that needs it.
+type Card uint8
+
+// NewCard returns a stacked card of rank r assigned to table x (0 = unassigned).
+func NewCard(r Rank, x int) Card { return Card(r) | Card(x)<<4 }
+
+// Rank returns the card's rank.
+func (c Card) Rank() Rank { return Rank(c & 0x0f) }
+
+// Table returns the table the card is assigned to, 1..4, or 0 if none.
+func (c Card) Table() int { return int(c >> 4) }
+
+// Position is everything a player can see: the drawn card, the tables, the
+// stacks with their cards' assignments, and how many of each rank are still in
+// the stock — never the stock's order. It is a value: copying it copies the
+// whole position (about 0.6 KB), which is what searches do.
+//
+// The zero Position is not usable; get one from NewGame or NewPosition.
+type Position struct {
+	rules     Rules
+	drawn     Rank // the card drawn and not yet placed; 0 if none
+	stock     uint8
+	placed    [Tables]uint8 // cards on each table
+	height    [MaxStacks]uint8
+	remaining [NumRanks + 1]uint8 // ranks in the stock, excluding drawn
+	// reserved[x-1] has bit k set when a stacked card is assigned to position k
+	// of table x; inStack[s][x-1] is the same for the cards of stack s alone;
+	// where[x-1][k] is the stack (high 3 bits) and index (low 6 bits) of that card.
+	reserved [Tables]uint16
+	inStack  [MaxStacks][Tables]uint16
+	where    [Tables][NumRanks]uint8
+	stacks   [MaxStacks][DeckSize]Card
+}
+
+// NewPosition returns the starting position of rules r before the first draw:
+// every card in the stock (or, preplaced, A 2 3 4 on tables 1–4).
+func NewPosition(r Rules) (Position, error) {
+	var p Position
+	if err := r.Validate(); err != nil {
+		return p, err
+	}
+	p.rules = r
+	for k := Rank(1); k <= NumRanks; k++ {
+		p.remaining[k] = 4
+	}
+	p.stock = DeckSize
+	if r.Preplaced {
+		for x := 1; x <= Tables; x++ {
+			p.placed[x-1] = 1
+			p.remaining[x]--
+			p.stock--
+		}
+	}
+	return p, nil
+}
+
+// Rules returns the variant being played.
+func (p *Position) Rules() Rules { return p.rules }
+
+// Stacks returns the number of stacks.
+func (p *Position) Stacks() int { return p.rules.Stacks }
+
+// Drawn returns the card drawn and waiting to be placed, or 0 if none.
+func (p *Position) Drawn() Rank { return p.drawn }
+
+// StockLen returns the number of cards still face down in the stock.
+func (p *Position) StockLen() int { return int(p.stock) }
+
+// Remaining returns how many cards of rank r are still face down in the stock.
+func (p *Position) Remaining(r Rank) int { return int(p.remaining[r]) }
+
+// Placed returns the number of cards on table x (1..4).
+func (p *Position) Placed(x int) int { return int(p.placed[x-1]) }
+
+// TotalPlaced returns the number of cards on all tables.
+func (p *Position) TotalPlaced() int {
+	return int(p.placed[0]) + int(p.placed[1]) + int(p.placed[2]) + int(p.placed[3])
+}
+
+// Need returns the rank table x (1..4) needs next, or 0 when it is complete.
+func (p *Position) Need(x int) Rank {
+	k := p.placed[x-1]
+	if k >= NumRanks {
+		return 0
+	}
+	return order[x-1][k]
+}
+
+// Height returns the number of cards on stack s.
+func (p *Position) Height(s int) int { return int(p.height[s]) }
+
+// Top returns the top card of stack s, or 0 if the stack is empty.
+func (p *Position) Top(s int) Card {
+	h := p.height[s]
+	if h == 0 {
+		return 0
+	}
+	return p.stacks[s][h-1]
+}
+
+// Stack returns the cards of stack s, bottom first. The slice aliases the
+// position: read it, do not change it, and do not keep it across moves.
+func (p *Position) Stack(s int) []Card { return p.stacks[s][:p.height[s]] }
+
+// Filled reports whether rank r already lies on table x.
+func (p *Position) Filled(x int, r Rank) bool { return int(posOf[x-1][r]) < int(p.placed[x-1]) }
+
+// Reserved reports whether a stacked card of rank r is assigned to table x.
+func (p *Position) Reserved(x int, r Rank) bool {
+	return p.reserved[x-1]&(1<<posOf[x-1][r]) != 0
+}
+
+// ReservedMask returns the positions of table x (bit k = position k) to which
+// stacked cards are assigned.
+func (p *Position) ReservedMask(x int) uint16 { return p.reserved[x-1] }
+
+// StackMask returns the positions of table x to which cards of stack s are assigned.
+func (p *Position) StackMask(s, x int) uint16 { return p.inStack[s][x-1] }
+
+// Locate returns the stack and index (0 = bottom) of the stacked card assigned
+// to position k of table x. It is meaningful only when that bit of
+// ReservedMask(x) is set.
+func (p *Position) Locate(x, k int) (stack, index int) {
+	w := p.where[x-1][k]
+	return int(w >> 6), int(w & 0x3f)
+}
+
+// Won reports whether all 52 cards are on the tables.
+func (p *Position) Won() bool {
+	return p.placed == [Tables]uint8{NumRanks, NumRanks, NumRanks, NumRanks}
+}
+
+// Over reports whether the game has ended: won, or the stock is empty, no
+// card is drawn and no stack top is needed by any table.
+func (p *Position) Over() bool {
+	if p.Won() {
+		return true
+	}
+	if p.drawn != 0 || p.stock != 0 {
+		return false
+	}
+	for s := 0; s < p.rules.Stacks; s++ {
+		if t := p.Top(s); t != 0 && p.neededBy(t.Rank()) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// neededBy returns the first table that needs r next, or 0.
+func (p *Position) neededBy(r Rank) int {
+	for x := 1; x <= Tables; x++ {
+		if p.Need(x) == r {
+			return x
+		}
+	}
+	return 0
+}
+
+// ErrNoCard is returned by Reveal when the stock holds no card of that rank.
+var ErrNoCard = errors.New("no such card in the stock")
+
+// Reveal turns rank r up as the drawn card. The game calls it with the true
+// next card; a search calls it with each rank that may come next.
+func (p *Position) Reveal(r Rank) error {
+	if p.drawn != 0 {
+		return fmt.Errorf("reveal %s: %s is drawn and not placed", r, p.drawn)
+	}
+	if !r.Valid() || p.remaining[r] == 0 {
+		return fmt.Errorf("reveal %s: %w", r, ErrNoCard)
+	}
+	p.remaining[r]--
+	p.stock--
+	p.drawn = r
+	return nil
+}
+
+// Check reports why m is not legal here, or nil if it is. Legality is the
+// rules' (SPEC §1), not a strategy's: any card may go on any stack, with any
+// assignment or none, and a stack top may go to any table that needs it.
+func (p *Position) Check(m Move) error {
+	switch m.Kind {
+	case ToTable:
+		if p.drawn == 0 {
+			return errors.New("no card drawn")
+		}
+		if m.Table < 1 || m.Table > Tables {
+			return fmt.Errorf("no table %d", m.Table)
+		}
+		if m.Rank != 0 && m.Rank != p.drawn {
+			return fmt.Errorf("drawn card is %s, not %s", p.drawn, m.Rank)
+		}
+		if need := p.Need(int(m.Table)); need != p.drawn {
+			return fmt.Errorf("table %d needs %s, not %s", m.Table, rankOrNone(need), p.drawn)
+		}
+	case ToStack:
+		if p.drawn == 0 {
+			return errors.New("no card drawn")
+		}
+		if m.Rank != 0 && m.Rank != p.drawn {
+			return fmt.Errorf("drawn card is %s, not %s", p.drawn, m.Rank)
+		}
+		if m.Stack < 0 || int(m.Stack) >= p.rules.Stacks {
+			return fmt.Errorf("no stack %d", m.Stack)
+		}
+		if m.Table < 0 || m.Table > Tables {
+			return fmt.Errorf("no table %d", m.Table)
+		}
+		if m.Table != 0 && (p.Filled(int(m.Table), p.drawn) || p.Reserved(int(m.Table), p.drawn)) {
+			return fmt.Errorf("slot of %s on table %d is already filled or reserved", p.drawn, m.Table)
+		}
+	case StackToTable:
+		if m.Stack < 0 || int(m.Stack) >= p.rules.Stacks {
+			return fmt.Errorf("no stack %d", m.Stack)
+		}
+		if m.Table < 1 || m.Table > Tables {
+			return fmt.Errorf("no table %d", m.Table)
+		}
+		t := p.Top(int(m.Stack))
+		if t == 0 {
+			return fmt.Errorf("stack %c is empty", p.rules.StackName(int(m.Stack)))
+		}
+		if m.Rank != 0 && m.Rank != t.Rank() {
+			return fmt.Errorf("top of stack %c is %s, not %s", p.rules.StackName(int(m.Stack)), t.Rank(), m.Rank)
+		}
+		if need := p.Need(int(m.Table)); need != t.Rank() {
+			return fmt.Errorf("table %d needs %s, not %s", m.Table, rankOrNone(need), t.Rank())
+		}
+	default:
+		return fmt.Errorf("not a move (kind %d)", m.Kind)
+	}
+	return nil
+}
+
+func rankOrNone(r Rank) string {
+	if r == 0 {
+		return "nothing (complete)"
+	}
+	return r.String()
+}
+
+// Apply plays m if it is legal. It does not draw the next card: see Game.
+func (p *Position) Apply(m Move) error {
+	if err := p.Check(m); err != nil {
+		return err
+	}
+	p.apply(m)
+	return nil
+}
+
+// apply plays a legal move.
+func (p *Position) apply(m Move) {
+	switch m.Kind {
+	case ToTable:
+		p.placed[m.Table-1]++
+		p.drawn = 0
+	case ToStack:
+		s := int(m.Stack)
+		h := p.height[s]
+		p.stacks[s][h] = NewCard(p.drawn, int(m.Table))
+		p.height[s] = h + 1
+		if x := int(m.Table); x != 0 {
+			k := posOf[x-1][p.drawn]
+			p.reserved[x-1] |= 1 << k
+			p.inStack[s][x-1] |= 1 << k
+			p.where[x-1][k] = uint8(s)<<6 | h
+		}
+		p.drawn = 0
+	case StackToTable:
+		s := int(m.Stack)
+		h := p.height[s] - 1
+		c := p.stacks[s][h]
+		p.height[s] = h
+		if x := c.Table(); x != 0 {
+			k := posOf[x-1][c.Rank()]
+			p.reserved[x-1] &^= 1 << k
+			p.inStack[s][x-1] &^= 1 << k
+		}
+		p.placed[m.Table-1]++
+	}
+}
