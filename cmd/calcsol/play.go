@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/calcsol/calcsol/solver"
+)
+
+var playCmd = &cobra.Command{
+	Use:   "play --deck DECK",
+	Short: "Play one deck and print the trace and the result",
+	Long: `Play one deck with a strategy and print its trace in the notation of seed 003
+(yx: drawn card y to table x; ySx: y onto stack S, meant for table x;
+Syx: top card y of stack S to table x) and how the game ended.
+
+The deck is 52 ranks top first (A 2 … 9 0 J Q K, T also read as ten), like
+603K0443…, or 52 two-character cards rank+suit separated by spaces (AS 0H KC …).
+--deck - reads it from standard input.`,
+	Example: `  calcsol play --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3
+  calcsol play --deck ... --stacks 4 --json
+  calcsol play --deck ... --option deadlock_check=exact`,
+	Args: cobra.NoArgs,
+	RunE: runPlay,
+}
+
+func init() {
+	playCmd.Flags().String("deck", "", "the deck to play (required; - for standard input)")
+	playCmd.Flags().Bool("json", false, `print {"won":bool,"trace":[…],"placed":N,"reason":"…"}`)
+	addRulesFlags(playCmd)
+	addStrategyFlags(playCmd)
+	rootCmd.AddCommand(playCmd)
+}
+
+// playJSON is the --json output of calcsol play.
+type playJSON struct {
+	Won    bool     `json:"won"`
+	Trace  []string `json:"trace"`
+	Placed int      `json:"placed"`
+	Reason string   `json:"reason"`
+}
+
+func runPlay(cmd *cobra.Command, _ []string) error {
+	deckArg, _ := cmd.Flags().GetString("deck")
+	if deckArg == "" {
+		return badInput("--deck is required (52 ranks like 603K0443… or 52 cards like AS 0H …)")
+	}
+	if deckArg == "-" {
+		b, err := io.ReadAll(cmd.InOrStdin())
+		if err != nil {
+			return err
+		}
+		deckArg = string(b)
+	}
+	deck, err := solver.ParseDeck(deckArg)
+	if err != nil {
+		return badInput("deck: %v", err)
+	}
+	rules, err := rulesFromFlags(cmd)
+	if err != nil {
+		return err
+	}
+	factory, label, err := newStrategyFactory(cmd, rules)
+	if err != nil {
+		return err
+	}
+	res, err := solver.Play(&deck, rules, factory(), true)
+	if err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
+		j := playJSON{Won: res.Won, Trace: make([]string, len(res.Trace)), Placed: res.Placed, Reason: res.Reason}
+		for i, m := range res.Trace {
+			j.Trace[i] = m.Format(rules)
+		}
+		enc := json.NewEncoder(out)
+		return enc.Encode(j)
+	}
+	fmt.Fprintf(out, "deck:     %s\n", deck.String())
+	fmt.Fprintf(out, "rules:    %s\n", rules)
+	fmt.Fprintf(out, "strategy: %s\n", label)
+	fmt.Fprintf(out, "trace:\n%s\n", wrap(solver.FormatTrace(res.Trace, rules), 78))
+	result := "lost"
+	if res.Won {
+		result = "won"
+	}
+	fmt.Fprintf(out, "result:   %s, %d of 52 cards on the tables (%s)\n", result, res.Placed, res.Reason)
+	if res.Failed {
+		fmt.Fprintln(os.Stderr, "calcsol: the strategy failed:", res.Reason)
+		return fmt.Errorf("strategy failed")
+	}
+	return nil
+}
+
+// wrap breaks s at spaces into lines of at most width characters, indented.
+func wrap(s string, width int) string {
+	var b strings.Builder
+	line := 0
+	for _, w := range strings.Fields(s) {
+		if line > 0 && line+1+len(w) > width {
+			b.WriteByte('\n')
+			line = 0
+		}
+		if line == 0 {
+			b.WriteString("  ")
+			line = 2
+		} else {
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(w)
+		line += len(w)
+	}
+	return b.String()
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/calcsol/calcsol/configs"
+	"github.com/calcsol/calcsol/internal/atomicfile"
+	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/strategies"
+)
+
+var tableCmd = &cobra.Command{
+	Use:   "table",
+	Short: "Show, check and derive priority tables",
+	Long: `Priority tables are the configuration of the priority strategy (seed 003,
+SPEC §3): for each rank, the operations to try in order. The shipped ones are
+embedded in calcsol; any YAML file in the same format can be given with --table.`,
+}
+
+var tableShowCmd = &cobra.Command{
+	Use:     "show [NAME|FILE]",
+	Short:   "Print a priority table (default: seed 003's Table 1)",
+	Example: "  calcsol table show\n  calcsol table show nanzaki-shintani-4\n  calcsol table show my-table.yaml",
+	Args:    cobra.MaximumNArgs(1),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		name := configs.DefaultPriority
+		if len(args) == 1 {
+			name = args[0]
+		}
+		t, err := configs.LoadPriority(name)
+		if err != nil {
+			return badInput("%v", err)
+		}
+		_, err = cmd.OutOrStdout().Write(configs.FormatPriority(t, ""))
+		return err
+	},
+}
+
+var tableCheckCmd = &cobra.Command{
+	Use:   "check FILE --stacks N",
+	Short: "Check that a priority table parses and fits the given number of stacks",
+	Args:  cobra.ExactArgs(1),
+	RunE: func(cmd *cobra.Command, args []string) error {
+		t, err := configs.LoadPriority(args[0])
+		if err != nil {
+			return badInput("%v", err)
+		}
+		r, err := rulesFromFlags(cmd)
+		if err != nil {
+			return err
+		}
+		if err := t.Validate(r); err != nil {
+			return badInput("%v", err)
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "ok: %s, %d stacks (%s), options %s\n", t.Name, len(t.Stacks), t.Stacks, t.Options)
+		return nil
+	},
+}
+
+var tableDeriveCmd = &cobra.Command{
+	Use:   "derive --stacks N [--from NAME|FILE] --out FILE",
+	Short: "Widen a priority table to more stacks (see strategies.Derive)",
+	Long: `Widen a priority table to more stacks so that every stack is used: the last
+stack (the king stack of Table 1) stays last, and each new stack repeats the
+operations of the stack before it. The shipped nanzaki-shintani-4 table is
+exactly:
+
+  calcsol table derive --from nanzaki-shintani --stacks 4 --out configs/priority/nanzaki-shintani-4.yaml`,
+	Args: cobra.NoArgs,
+	RunE: func(cmd *cobra.Command, _ []string) error {
+		from, _ := cmd.Flags().GetString("from")
+		out, _ := cmd.Flags().GetString("out")
+		if out == "" {
+			return badInput("--out is required (- for standard output)")
+		}
+		t, err := configs.LoadPriority(from)
+		if err != nil {
+			return badInput("%v", err)
+		}
+		r, err := rulesFromFlags(cmd)
+		if err != nil {
+			return err
+		}
+		d, err := strategies.Derive(t, r)
+		if err != nil {
+			return badInput("%v", err)
+		}
+		data := configs.FormatPriority(d, deriveComment(t, r))
+		if out == "-" {
+			_, err = cmd.OutOrStdout().Write(data)
+			return err
+		}
+		return atomicfile.Write(out, data)
+	},
+}
+
+// deriveComment is the header of a derived table: how it was made.
+func deriveComment(t *strategies.Table, r solver.Rules) string {
+	return fmt.Sprintf(`Derived from %s for %d stacks by
+  calcsol table derive --from %s --stacks %d --out FILE
+strategies.Derive keeps the last (king) stack last and makes each new stack
+repeat the operations of the stack before it. A mechanical extension of the
+paper's 3-stack table, not a tuned one.`, t.Name, r.Stacks, t.Name, r.Stacks)
+}
+
+func init() {
+	tableCheckCmd.Flags().Int("stacks", 3, "number of stacks the table must fit")
+	tableDeriveCmd.Flags().String("from", configs.DefaultPriority, "table to widen (name or file)")
+	tableDeriveCmd.Flags().Int("stacks", 4, "number of stacks of the new table")
+	tableDeriveCmd.Flags().String("out", "", "output file (- for standard output)")
+	tableCmd.AddCommand(tableShowCmd, tableCheckCmd, tableDeriveCmd)
+	rootCmd.AddCommand(tableCmd)
+}

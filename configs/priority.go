@@ -1,0 +1,206 @@
+// Package configs holds the YAML files shipped with calcsol (embedded in the
+// binary) and the loaders that turn YAML into the domain's types, with errors
+// that name the file, the line and the reason.
+package configs
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/strategies"
+)
+
+//go:embed priority/*.yaml
+var priorityFS embed.FS
+
+// DefaultPriority is the name of seed 003's Table 1.
+const DefaultPriority = "nanzaki-shintani"
+
+// PriorityNames lists the embedded priority tables.
+func PriorityNames() []string {
+	entries, _ := fs.ReadDir(priorityFS, "priority")
+	var names []string
+	for _, e := range entries {
+		names = append(names, strings.TrimSuffix(e.Name(), ".yaml"))
+	}
+	sort.Strings(names)
+	return names
+}
+
+// DefaultPriorityFor returns the name of the shipped table for the given
+// number of stacks: Table 1 for 3, its derived form for 4; "" for others.
+func DefaultPriorityFor(stacks int) string {
+	switch stacks {
+	case 3:
+		return DefaultPriority
+	case 4:
+		return DefaultPriority + "-4"
+	}
+	return ""
+}
+
+// LoadPriority reads a priority table: the name of an embedded table
+// (see PriorityNames) or the path of a YAML file.
+func LoadPriority(nameOrPath string) (*strategies.Table, error) {
+	if !strings.ContainsAny(nameOrPath, "/\\") && !strings.HasSuffix(nameOrPath, ".yaml") && !strings.HasSuffix(nameOrPath, ".yml") {
+		data, err := priorityFS.ReadFile(path.Join("priority", nameOrPath+".yaml"))
+		if err != nil {
+			return nil, fmt.Errorf("no priority table named %q (shipped: %s; or give a file path)", nameOrPath, strings.Join(PriorityNames(), ", "))
+		}
+		return ParsePriority(data, nameOrPath+".yaml")
+	}
+	data, err := os.ReadFile(nameOrPath)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePriority(data, nameOrPath)
+}
+
+// ParsePriority reads a priority table from YAML; file names it in errors.
+//
+// The format (configs/priority/nanzaki-shintani.yaml is the reference):
+//
+//	name: my-table
+//	source: where it comes from
+//	stacks: ZXC
+//	options: {tx_respects_reservation: true, deadlock_check: partial, on_exhausted: lose}
+//	ranks:
+//	  - {rank: A, ops: "T1 T2 N4 ..."}
+//
+// Ranks are a list, not a map keyed by rank, because viper and YAML tooling
+// lower-case or retype keys (SPEC §3, note).
+func ParsePriority(data []byte, file string) (*strategies.Table, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, fmt.Errorf("%s: empty file", file)
+	}
+	root := doc.Content[0]
+	errAt := func(n *yaml.Node, format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s", file, n.Line, fmt.Sprintf(format, args...))
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, errAt(root, "want a mapping with name, stacks, options and ranks")
+	}
+	t := &strategies.Table{Options: strategies.DefaultOptions()}
+	var ranksNode *yaml.Node
+	seenKey := map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if seenKey[k.Value] {
+			return nil, errAt(k, "key %q given twice", k.Value)
+		}
+		seenKey[k.Value] = true
+		switch k.Value {
+		case "name":
+			t.Name = v.Value
+		case "source":
+			t.Source = v.Value
+		case "stacks":
+			if v.Kind != yaml.ScalarNode || v.Value == "" {
+				return nil, errAt(v, "stacks: want the stack names in order, like ZXC")
+			}
+			t.Stacks = v.Value
+			r := solver.Rules{Stacks: len(t.Stacks), Names: t.Stacks}
+			if err := r.Validate(); err != nil {
+				return nil, errAt(v, "stacks %q: %v", t.Stacks, err)
+			}
+		case "options":
+			if v.Kind != yaml.MappingNode {
+				return nil, errAt(v, "options: want a mapping")
+			}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				ok, ov := v.Content[j], v.Content[j+1]
+				if err := t.Options.SetOption(ok.Value, ov.Value); err != nil {
+					return nil, errAt(ok, "%v", err)
+				}
+			}
+		case "ranks":
+			ranksNode = v
+		default:
+			return nil, errAt(k, "unknown key %q (want name, source, stacks, options, ranks)", k.Value)
+		}
+	}
+	if t.Name == "" {
+		t.Name = strings.TrimSuffix(path.Base(file), path.Ext(file))
+	}
+	if t.Stacks == "" {
+		return nil, errAt(root, "missing stacks (the stack names the table uses, like ZXC)")
+	}
+	if ranksNode == nil || ranksNode.Kind != yaml.SequenceNode {
+		return nil, errAt(root, "missing ranks: a list of {rank: A, ops: \"T1 ...\"}")
+	}
+	for _, e := range ranksNode.Content {
+		if e.Kind != yaml.MappingNode {
+			return nil, errAt(e, "rank entry: want {rank: R, ops: \"...\"}")
+		}
+		var rankNode, opsNode *yaml.Node
+		for j := 0; j+1 < len(e.Content); j += 2 {
+			switch e.Content[j].Value {
+			case "rank":
+				rankNode = e.Content[j+1]
+			case "ops":
+				opsNode = e.Content[j+1]
+			default:
+				return nil, errAt(e.Content[j], "rank entry: unknown key %q (want rank, ops)", e.Content[j].Value)
+			}
+		}
+		if rankNode == nil || opsNode == nil {
+			return nil, errAt(e, "rank entry: want both rank and ops")
+		}
+		if len(rankNode.Value) != 1 {
+			return nil, errAt(rankNode, "rank %q: want one of A23456789 0/T JQK", rankNode.Value)
+		}
+		r, err := solver.ParseRank(rankNode.Value[0])
+		if err != nil {
+			return nil, errAt(rankNode, "%v", err)
+		}
+		if t.Ops[r] != nil {
+			return nil, errAt(rankNode, "rank %s given twice", r)
+		}
+		ops, err := strategies.ParseOps(opsNode.Value, t.Stacks)
+		if err != nil {
+			return nil, errAt(opsNode, "rank %s: %v", r, err)
+		}
+		t.Ops[r] = ops
+	}
+	for k := solver.Rank(1); k <= solver.NumRanks; k++ {
+		if t.Ops[k] == nil {
+			return nil, errAt(ranksNode, "rank %s is missing", k)
+		}
+	}
+	return t, nil
+}
+
+// FormatPriority writes t in the format ParsePriority reads.
+func FormatPriority(t *strategies.Table, comment string) []byte {
+	var b bytes.Buffer
+	for _, line := range strings.Split(strings.TrimRight(comment, "\n"), "\n") {
+		if line != "" {
+			fmt.Fprintf(&b, "# %s\n", line)
+		}
+	}
+	fmt.Fprintf(&b, "name: %s\n", t.Name)
+	fmt.Fprintf(&b, "source: %q\n", t.Source)
+	fmt.Fprintf(&b, "stacks: %s\n", t.Stacks)
+	b.WriteString("options:\n")
+	fmt.Fprintf(&b, "  tx_respects_reservation: %t\n", t.Options.TxRespectsReservation)
+	fmt.Fprintf(&b, "  deadlock_check: %s\n", t.Options.Check)
+	fmt.Fprintf(&b, "  on_exhausted: %s\n", t.Options.OnExhausted)
+	b.WriteString("ranks:\n")
+	for k := solver.Rank(1); k <= solver.NumRanks; k++ {
+		fmt.Fprintf(&b, "  - {rank: %s, ops: \"%s\"}\n", k, strategies.FormatOps(t.Ops[k]))
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,161 @@
+package strategies
+
+import (
+	"fmt"
+
+	"github.com/calcsol/calcsol/deadlock"
+	"github.com/calcsol/calcsol/solver"
+)
+
+// Priority is the priority-table strategy of seed 003 (Nanzaki & Shintani,
+// SPEC §3). For each drawn card it tries the operations of the card's rank in
+// order and plays the first legal one that passes the deadlock check; after
+// every operation it moves stack tops to their assigned tables, scanning the
+// stacks in name order and starting again from the first after each move.
+//
+// It keeps no state between calls, so one Priority may serve many goroutines.
+type Priority struct {
+	table *Table
+	opt   Options
+	ops   [solver.NumRanks + 1][]op
+	last  int8 // index of the last stack, for ExhaustLastStack
+}
+
+// op is an Op resolved against the rules: the stack as an index.
+type op struct {
+	kind  OpKind
+	table int8
+	stack int8
+}
+
+// NewPriority returns the strategy playing table t under rules r.
+func NewPriority(t *Table, r solver.Rules) (*Priority, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	if err := t.Validate(r); err != nil {
+		return nil, err
+	}
+	p := &Priority{table: t, opt: t.Options, last: int8(r.Stacks - 1)}
+	for k := 1; k <= solver.NumRanks; k++ {
+		for _, o := range t.Ops[k] {
+			ro := op{kind: o.Kind, table: int8(o.Table), stack: -1}
+			if o.Kind == OpStack {
+				ro.stack = int8(r.StackIndex(o.Stack))
+			}
+			p.ops[k] = append(p.ops[k], ro)
+		}
+	}
+	return p, nil
+}
+
+// Table returns the priority table being played.
+func (s *Priority) Table() *Table { return s.table }
+
+// Choose implements solver.Strategy.
+func (s *Priority) Choose(p *solver.Position) (solver.Move, error) {
+	if m, ok := s.autoMove(p); ok {
+		return m, nil
+	}
+	y := p.Drawn()
+	if y == 0 {
+		return solver.Move{}, fmt.Errorf("%w: stuck: the stock is empty and no stack top can go to its assigned table", solver.ErrResign)
+	}
+	if s.opt.OnExhausted == ExhaustLastStack && s.dumping(p) {
+		return s.dump(p, y), nil
+	}
+	for _, o := range s.ops[y] {
+		x := int(o.table)
+		switch o.kind {
+		case OpTable:
+			if p.Need(x) == y && !(s.opt.TxRespectsReservation && p.Reserved(x, y)) {
+				return solver.Move{Kind: solver.ToTable, Rank: y, Table: o.table}, nil
+			}
+		case OpChain:
+			if !slotFree(p, x, y) {
+				continue
+			}
+			k := solver.TablePos(x, y)
+			if k+1 >= solver.NumRanks {
+				continue // the king ends every table: nothing comes after it
+			}
+			want := solver.NewCard(solver.TableRank(x, k+1), x)
+			for st := 0; st < p.Stacks(); st++ {
+				if p.Top(st) == want && s.safe(p, y, x, st) {
+					return solver.Move{Kind: solver.ToStack, Rank: y, Stack: int8(st), Table: o.table}, nil
+				}
+			}
+		case OpStack:
+			if slotFree(p, x, y) && s.safe(p, y, x, int(o.stack)) {
+				return solver.Move{Kind: solver.ToStack, Rank: y, Stack: o.stack, Table: o.table}, nil
+			}
+		}
+	}
+	if s.opt.OnExhausted == ExhaustLastStack {
+		return s.dump(p, y), nil
+	}
+	return solver.Move{}, fmt.Errorf("%w: every operation for %s is rejected", solver.ErrResign, y)
+}
+
+// autoMove finds the first stack top, in name order, that its assigned table
+// needs next. Unassigned tops (only ExhaustLastStack makes them) go to the
+// first table that needs them.
+func (s *Priority) autoMove(p *solver.Position) (solver.Move, bool) {
+	for st := 0; st < p.Stacks(); st++ {
+		t := p.Top(st)
+		if t == 0 {
+			continue
+		}
+		r := t.Rank()
+		if x := t.Table(); x != 0 {
+			if p.Need(x) == r {
+				return solver.Move{Kind: solver.StackToTable, Rank: r, Stack: int8(st), Table: int8(x)}, true
+			}
+			continue
+		}
+		for x := 1; x <= solver.Tables; x++ {
+			if p.Need(x) == r {
+				return solver.Move{Kind: solver.StackToTable, Rank: r, Stack: int8(st), Table: int8(x)}, true
+			}
+		}
+	}
+	return solver.Move{}, false
+}
+
+// dumping reports whether the list has been exhausted earlier in this game:
+// Priority itself never stacks a card unassigned otherwise.
+func (s *Priority) dumping(p *solver.Position) bool {
+	for _, c := range p.Stack(int(s.last)) {
+		if c.Table() == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// dump plays y to a table that needs it, else unassigned onto the last stack.
+func (s *Priority) dump(p *solver.Position, y solver.Rank) solver.Move {
+	for x := 1; x <= solver.Tables; x++ {
+		if p.Need(x) == y && !(s.opt.TxRespectsReservation && p.Reserved(x, y)) {
+			return solver.Move{Kind: solver.ToTable, Rank: y, Table: int8(x)}
+		}
+	}
+	return solver.Move{Kind: solver.ToStack, Rank: y, Stack: s.last}
+}
+
+// slotFree reports whether card y may be assigned to table x: its slot is
+// neither filled on the table nor reserved by a stacked card (SPEC §3, slots).
+func slotFree(p *solver.Position, x int, y solver.Rank) bool {
+	return !p.Filled(x, y) && !p.Reserved(x, y)
+}
+
+// safe runs the configured deadlock check for stacking y (for table x) on stack st.
+func (s *Priority) safe(p *solver.Position, y solver.Rank, x, st int) bool {
+	switch s.opt.Check {
+	case CheckPartial:
+		return !deadlock.Partial(p, y, x, st)
+	case CheckExact:
+		return deadlock.Exact(p, y, x, st) == nil
+	}
+	return true
+}

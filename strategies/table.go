@@ -1,0 +1,229 @@
+// Package strategies holds strategies that play Calculation: the
+// priority-table strategy of seed 003 (Nanzaki & Shintani) and, later, the
+// research strategies. Each implements solver.Strategy and sees only the
+// solver.Position.
+package strategies
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/calcsol/calcsol/solver"
+)
+
+// OpKind is the kind of a priority-table operation (SPEC §3).
+type OpKind uint8
+
+// The operations of seed 003's priority table.
+const (
+	_ OpKind = iota
+	// OpTable (Tx) puts the drawn card on table x.
+	OpTable
+	// OpChain (Nx, 並べ積み) puts the card, meant for table x, on a stack
+	// whose top is meant for table x and comes right after it there.
+	OpChain
+	// OpStack (Sx) puts the card on stack S, meant for table x.
+	OpStack
+)
+
+// Op is one operation of a priority table.
+type Op struct {
+	Kind  OpKind
+	Table int  // 1..4
+	Stack byte // stack name, for OpStack
+}
+
+// String writes the operation as in the table: "T1", "N4", "Z3".
+func (o Op) String() string {
+	switch o.Kind {
+	case OpTable:
+		return fmt.Sprintf("T%d", o.Table)
+	case OpChain:
+		return fmt.Sprintf("N%d", o.Table)
+	case OpStack:
+		return fmt.Sprintf("%c%d", o.Stack, o.Table)
+	}
+	return "?"
+}
+
+// ParseOp reads one operation. T and N are the table and chain operations, so
+// they cannot name stacks; any other letter in stacks names a stack.
+func ParseOp(s string, stacks string) (Op, error) {
+	if len(s) != 2 {
+		return Op{}, fmt.Errorf("operation %q: want two characters, like T1, N4 or Z3", s)
+	}
+	x := int(s[1]) - '0'
+	if x < 1 || x > solver.Tables {
+		return Op{}, fmt.Errorf("operation %q: table %q is not 1..4", s, s[1])
+	}
+	switch c := s[0]; {
+	case c == 'T':
+		return Op{Kind: OpTable, Table: x}, nil
+	case c == 'N':
+		return Op{Kind: OpChain, Table: x}, nil
+	case strings.IndexByte(stacks, c) >= 0:
+		return Op{Kind: OpStack, Table: x, Stack: c}, nil
+	default:
+		return Op{}, fmt.Errorf("operation %q: %q is not T, N or a stack of this table (%s)", s, c, stacks)
+	}
+}
+
+// ParseOps reads a space-separated list of operations and refuses duplicates.
+func ParseOps(s string, stacks string) ([]Op, error) {
+	var ops []Op
+	seen := map[Op]bool{}
+	for _, f := range strings.Fields(s) {
+		op, err := ParseOp(f, stacks)
+		if err != nil {
+			return nil, err
+		}
+		if seen[op] {
+			return nil, fmt.Errorf("operation %s appears twice", op)
+		}
+		seen[op] = true
+		ops = append(ops, op)
+	}
+	if len(ops) == 0 {
+		return nil, fmt.Errorf("no operations")
+	}
+	return ops, nil
+}
+
+// FormatOps writes operations as ParseOps reads them.
+func FormatOps(ops []Op) string {
+	parts := make([]string, len(ops))
+	for i, o := range ops {
+		parts[i] = o.String()
+	}
+	return strings.Join(parts, " ")
+}
+
+// CheckMode selects the deadlock check run before every stacking operation.
+type CheckMode string
+
+// The deadlock checks.
+const (
+	CheckPartial CheckMode = "partial" // seed 003's checks 1 and 2 (deadlock.Partial)
+	CheckExact   CheckMode = "exact"   // the full cycle search of SPEC §2 (deadlock.Exact)
+	CheckNone    CheckMode = "none"    // no check
+)
+
+// ExhaustedMode says what happens when every operation of the drawn card is rejected.
+type ExhaustedMode string
+
+// The readings of "the list is exhausted".
+const (
+	// ExhaustLose ends the game as lost at once (SPEC §3's reading).
+	ExhaustLose ExhaustedMode = "lose"
+	// ExhaustLastStack keeps dealing: from then on a card that no table needs
+	// goes unassigned onto the last stack, as the seed's program did to draw
+	// its figures. The game is scored by how it really ends.
+	ExhaustLastStack ExhaustedMode = "last-stack"
+)
+
+// Options are the readings of seed 003 that the paper leaves open. The zero
+// value is not the default: use DefaultOptions.
+type Options struct {
+	// TxRespectsReservation forbids Tx when a stacked card is already
+	// assigned to that slot (SPEC §3: "that slot is not already reserved").
+	TxRespectsReservation bool
+	// Check is the deadlock check before stacking.
+	Check CheckMode
+	// OnExhausted is what happens when no operation is legal.
+	OnExhausted ExhaustedMode
+}
+
+// DefaultOptions are SPEC §3's readings.
+func DefaultOptions() Options {
+	return Options{TxRespectsReservation: true, Check: CheckPartial, OnExhausted: ExhaustLose}
+}
+
+// SetOption sets one option by its config name ("tx_respects_reservation",
+// "deadlock_check", "on_exhausted").
+func (o *Options) SetOption(key, value string) error {
+	switch key {
+	case "tx_respects_reservation":
+		switch value {
+		case "true":
+			o.TxRespectsReservation = true
+		case "false":
+			o.TxRespectsReservation = false
+		default:
+			return fmt.Errorf("option %s: %q is not true or false", key, value)
+		}
+	case "deadlock_check":
+		switch m := CheckMode(value); m {
+		case CheckPartial, CheckExact, CheckNone:
+			o.Check = m
+		default:
+			return fmt.Errorf("option %s: %q is not partial, exact or none", key, value)
+		}
+	case "on_exhausted":
+		switch m := ExhaustedMode(value); m {
+		case ExhaustLose, ExhaustLastStack:
+			o.OnExhausted = m
+		default:
+			return fmt.Errorf("option %s: %q is not lose or last-stack", key, value)
+		}
+	default:
+		return fmt.Errorf("unknown option %q (want tx_respects_reservation, deadlock_check or on_exhausted)", key)
+	}
+	return nil
+}
+
+// String writes the options as key=value pairs.
+func (o Options) String() string {
+	return fmt.Sprintf("tx_respects_reservation=%t deadlock_check=%s on_exhausted=%s",
+		o.TxRespectsReservation, o.Check, o.OnExhausted)
+}
+
+// Table is a priority table: for each rank, the operations in order of preference.
+type Table struct {
+	Name    string
+	Source  string // where it comes from, or how it was derived
+	Stacks  string // the stack names it uses, left to right ("ZXC")
+	Ops     [solver.NumRanks + 1][]Op
+	Options Options
+}
+
+// Validate checks that every rank has operations and that the stacks the
+// table names are exactly the stacks of rules r, so that no stack the player
+// has is silently left unused and no operation names a stack it lacks.
+func (t *Table) Validate(r solver.Rules) error {
+	for k := solver.Rank(1); k <= solver.NumRanks; k++ {
+		if len(t.Ops[k]) == 0 {
+			return fmt.Errorf("table %s: no operations for rank %s", t.Name, k)
+		}
+	}
+	if len(t.Stacks) != r.Stacks {
+		return fmt.Errorf("table %s is for %d stacks (%s), the game has %d; give a table for %d stacks (--table)",
+			t.Name, len(t.Stacks), t.Stacks, r.Stacks, r.Stacks)
+	}
+	for i := 0; i < len(t.Stacks); i++ {
+		if r.StackIndex(t.Stacks[i]) != i {
+			return fmt.Errorf("table %s: stack %c is not stack %d of the game (%s)", t.Name, t.Stacks[i], i+1, stackNames(r))
+		}
+	}
+	used := map[byte]bool{}
+	for k := 1; k <= solver.NumRanks; k++ {
+		for _, op := range t.Ops[k] {
+			if op.Kind == OpStack {
+				used[op.Stack] = true
+			}
+		}
+	}
+	for i := 0; i < len(t.Stacks); i++ {
+		if !used[t.Stacks[i]] {
+			return fmt.Errorf("table %s: stack %c is never used", t.Name, t.Stacks[i])
+		}
+	}
+	return nil
+}
+
+func stackNames(r solver.Rules) string {
+	b := make([]byte, r.Stacks)
+	for i := range b {
+		b[i] = r.StackName(i)
+	}
+	return string(b)
+}
