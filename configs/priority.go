@@ -204,3 +204,13 @@ func FormatPriority(t *strategies.Table, comment string) []byte {
 	}
 	return b.Bytes()
 }
+
+// DeriveComment is the header of a table made by strategies.Derive: how it
+// was made, so that the file says it is not the paper's.
+func DeriveComment(t *strategies.Table, r solver.Rules) string {
+	return fmt.Sprintf(`Derived from %s for %d stacks by
+  calcsol table derive --from %s --stacks %d --out FILE
+strategies.Derive keeps the last (king) stack last and makes each new stack
+repeat the operations of the stack before it. A mechanical extension of the
+paper's 3-stack table, not a tuned one.`, t.Name, r.Stacks, t.Name, r.Stacks)
+}

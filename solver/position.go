@@ -288,3 +288,30 @@ func (p *Position) apply(m Move) {
 		p.placed[m.Table-1]++
 	}
 }
+
+// String describes the position on a few lines: the drawn card, each table's
+// top and next need, and each stack bottom first, every card with the table it
+// is meant for ("6>4": a 6 meant for table 4; "6" alone: unassigned).
+func (p *Position) String() string {
+	var b []byte
+	b = fmt.Appendf(b, "drawn %s, %d in stock\n", rankOrNone(p.drawn), p.stock)
+	for x := 1; x <= Tables; x++ {
+		top := "-"
+		if k := p.placed[x-1]; k > 0 {
+			top = order[x-1][k-1].String()
+		}
+		b = fmt.Appendf(b, "table %d: %2d cards, top %s, needs %s\n", x, p.placed[x-1], top, rankOrNone(p.Need(x)))
+	}
+	for s := 0; s < p.rules.Stacks; s++ {
+		b = fmt.Appendf(b, "stack %c:", p.rules.StackName(s))
+		for _, c := range p.Stack(s) {
+			if c.Table() == 0 {
+				b = fmt.Appendf(b, " %s", c.Rank())
+			} else {
+				b = fmt.Appendf(b, " %s>%d", c.Rank(), c.Table())
+			}
+		}
+		b = append(b, '\n')
+	}
+	return string(b)
+}

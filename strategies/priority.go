@@ -59,7 +59,7 @@ func (s *Priority) Choose(p *solver.Position) (solver.Move, error) {
 	}
 	y := p.Drawn()
 	if y == 0 {
-		return solver.Move{}, fmt.Errorf("%w: stuck: the stock is empty and no stack top can go to its assigned table", solver.ErrResign)
+		return solver.Move{}, errStuck
 	}
 	if s.opt.OnExhausted == ExhaustLastStack && s.dumping(p) {
 		return s.dump(p, y), nil
@@ -94,8 +94,19 @@ func (s *Priority) Choose(p *solver.Position) (solver.Move, error) {
 	if s.opt.OnExhausted == ExhaustLastStack {
 		return s.dump(p, y), nil
 	}
-	return solver.Move{}, fmt.Errorf("%w: every operation for %s is rejected", solver.ErrResign, y)
+	return solver.Move{}, errExhausted[y]
 }
+
+// errExhausted[y] is the resignation when every operation for rank y is
+// rejected; made once, so that a lost game allocates nothing.
+var errExhausted = func() (e [solver.NumRanks + 1]error) {
+	for r := solver.Rank(1); r <= solver.NumRanks; r++ {
+		e[r] = fmt.Errorf("%w: every operation for %s is rejected", solver.ErrResign, r)
+	}
+	return e
+}()
+
+var errStuck = fmt.Errorf("%w: stuck: the stock is empty and no stack top can go to its assigned table", solver.ErrResign)
 
 // autoMove finds the first stack top, in name order, that its assigned table
 // needs next. Unassigned tops (only ExhaustLastStack makes them) go to the

@@ -69,10 +69,11 @@ func runPlay(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := solver.Play(&deck, rules, factory(), true)
+	g, err := solver.NewGame(&deck, rules)
 	if err != nil {
 		return err
 	}
+	res := g.PlayOut(factory(), true)
 	out := cmd.OutOrStdout()
 	if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
 		j := playJSON{Won: res.Won, Trace: make([]string, len(res.Trace)), Placed: res.Placed, Reason: res.Reason}
@@ -91,6 +92,9 @@ func runPlay(cmd *cobra.Command, _ []string) error {
 		result = "won"
 	}
 	fmt.Fprintf(out, "result:   %s, %d of 52 cards on the tables (%s)\n", result, res.Placed, res.Reason)
+	if !res.Won {
+		fmt.Fprintf(out, "final position:\n%s", indent(g.String(), "  "))
+	}
 	if res.Failed {
 		fmt.Fprintln(os.Stderr, "calcsol: the strategy failed:", res.Reason)
 		return fmt.Errorf("strategy failed")
@@ -118,4 +122,15 @@ func wrap(s string, width int) string {
 		line += len(w)
 	}
 	return b.String()
+}
+
+// indent puts prefix before every line of s.
+func indent(s, prefix string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "")
 }

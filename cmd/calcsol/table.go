@@ -7,7 +7,6 @@ import (
 
 	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/internal/atomicfile"
-	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
 )
 
@@ -87,22 +86,13 @@ exactly:
 		if err != nil {
 			return badInput("%v", err)
 		}
-		data := configs.FormatPriority(d, deriveComment(t, r))
+		data := configs.FormatPriority(d, configs.DeriveComment(t, r))
 		if out == "-" {
 			_, err = cmd.OutOrStdout().Write(data)
 			return err
 		}
 		return atomicfile.Write(out, data)
 	},
-}
-
-// deriveComment is the header of a derived table: how it was made.
-func deriveComment(t *strategies.Table, r solver.Rules) string {
-	return fmt.Sprintf(`Derived from %s for %d stacks by
-  calcsol table derive --from %s --stacks %d --out FILE
-strategies.Derive keeps the last (king) stack last and makes each new stack
-repeat the operations of the stack before it. A mechanical extension of the
-paper's 3-stack table, not a tuned one.`, t.Name, r.Stacks, t.Name, r.Stacks)
 }
 
 func init() {

@@ -1,0 +1,164 @@
+package configs
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/strategies"
+)
+
+var update = flag.Bool("update", false, "rewrite the shipped derived tables")
+
+func TestShippedTables(t *testing.T) {
+	want := map[string]int{"nanzaki-shintani": 3, "nanzaki-shintani-4": 4}
+	names := PriorityNames()
+	if len(names) != len(want) {
+		t.Errorf("shipped tables %v, want %d", names, len(want))
+	}
+	for name, stacks := range want {
+		tab, err := LoadPriority(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := tab.Validate(solver.Rules{Stacks: stacks}); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if tab.Options != strategies.DefaultOptions() {
+			t.Errorf("%s: options %s, want the defaults %s", name, tab.Options, strategies.DefaultOptions())
+		}
+		if DefaultPriorityFor(stacks) != name {
+			t.Errorf("DefaultPriorityFor(%d) = %q, want %q", stacks, DefaultPriorityFor(stacks), name)
+		}
+	}
+}
+
+// Table 1 of seed 003 as the SPEC prints it: the file must hold exactly these.
+func TestTable1Transcription(t *testing.T) {
+	spec := `A: T1 T2 N4 N3 N2 T3 T4 Z4 Z3 Z2 X4 X3 X2 C4 C3 C2
+2: T1 T2 T3 T4 N4 N3 N1 Z4 Z3 Z1 X4 X3 X1 C4 C3 C1
+3: T3 T1 T4 T2 N2 N4 N1 Z2 Z4 Z1 X2 X4 X1 C2 C4 C1
+4: T4 T1 T2 T3 N3 N1 N2 Z3 Z1 Z2 X3 X1 X2 C3 C1 C2
+5: T1 T3 T2 T4 N4 N2 N3 N1 X4 X2 Z3 Z1 C4 C2 X3 X1 Z4 Z2 C3 C1
+6: T3 T2 T1 N4 N1 N2 N3 T4 Z4 Z1 Z2 Z3 X4 X1 X2 X3 C4 C1 C2 C3
+7: T4 T1 T2 T3 N3 N2 N1 N4 X3 X2 Z1 Z4 C3 C2 X1 X4 Z3 Z2 C1 C4
+8: T4 T2 N1 N3 N4 N2 T3 T1 Z1 Z3 Z2 Z4 X1 X3 X2 X4 C1 C3 C2 C4
+9: N4 N2 X4 T3 N3 T1 N1 T2 T4 Z2 Z1 Z3 Z4 X2 X1 X3 C4 C2 C1 C3
+0: N3 N1 X3 T2 N2 T4 N4 T1 T3 Z1 Z4 Z2 Z3 X1 X4 X2 C3 C1 C2 C4
+J: N2 N1 X2 T4 N4 T3 N3 T1 T2 Z1 Z3 Z4 Z2 X1 X3 X4 C2 C1 C3 C4
+Q: N1 T3 N2 T4 N4 N3 X1 T2 T1 Z2 Z3 Z4 Z1 X2 X3 X4 C1 C2 C3 C4
+K: C1 C2 C3 C4 T1 T2 T3 T4 X1 X2 X3 X4 Z1 Z2 Z3 Z4`
+	tab, err := LoadPriority(DefaultPriority)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(spec, "\n") {
+		r, _ := solver.ParseRank(line[0])
+		if got := strategies.FormatOps(tab.Ops[r]); got != line[3:] {
+			t.Errorf("rank %s:\n got %s\nwant %s", r, got, line[3:])
+		}
+	}
+}
+
+// The shipped 4-stack table is exactly what Derive makes from Table 1
+// (go test ./configs -update rewrites it).
+func TestDerivedTableIsShipped(t *testing.T) {
+	tab, err := LoadPriority(DefaultPriority)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := solver.Rules{Stacks: 4}
+	d, err := strategies.Derive(tab, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := FormatPriority(d, DeriveComment(tab, r))
+	path := "priority/" + DefaultPriorityFor(4) + ".yaml"
+	if *update {
+		if err := os.WriteFile(path, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from Derive(Table 1, 4 stacks); run go test ./configs -update", path)
+	}
+}
+
+func TestParsePriorityErrors(t *testing.T) {
+	good, err := priorityFS.ReadFile("priority/nanzaki-shintani.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(good)
+	tests := []struct {
+		name     string
+		old, new string
+		err      string
+	}{
+		{"unknown rank", "{rank: 9,", "{rank: 1,", `f.yaml:34: unknown rank '1'`},
+		{"unknown operation", "N4 N2 X4 T3", "N4 N2 P4 T3", `f.yaml:34: rank 9: operation "P4": 'P' is not T, N or a stack of this table (ZXC)`},
+		{"bad table", "N4 N2 X4 T3", "N4 N2 X5 T3", `f.yaml:34: rank 9: operation "X5": table '5' is not 1..4`},
+		{"stack the table does not have", "N4 N2 X4 T3", "N4 N2 V4 T3", `f.yaml:34: rank 9: operation "V4": 'V' is not T, N or a stack`},
+		{"duplicate operation", "N4 N2 X4 T3", "N4 N2 N4 T3", `f.yaml:34: rank 9: operation N4 appears twice`},
+		{"missing rank", "  - {rank: 9, ops: \"N4 N2 X4 T3 N3 T1 N1 T2 T4 Z2 Z1 Z3 Z4 X2 X1 X3 C4 C2 C1 C3\"}\n", "", `f.yaml:26: rank 9 is missing`},
+		{"rank twice", "{rank: 9,", "{rank: 8,", `f.yaml:34: rank 8 given twice`},
+		{"unknown key", "name: nanzaki-shintani", "nme: x", `f.yaml:12: unknown key "nme"`},
+		{"bad option", "deadlock_check: partial", "deadlock_check: full", `f.yaml:20: option deadlock_check: "full" is not partial, exact or none`},
+		{"unknown option", "on_exhausted: lose", "on_exausted: lose", `f.yaml:24: unknown option "on_exausted"`},
+		{"stacks clash", "stacks: ZXC", "stacks: ZXA", `f.yaml:14: stacks "ZXA"`},
+		{"not yaml", "ranks:", "ranks: [", `f.yaml: yaml:`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if !strings.Contains(src, tc.old) {
+				t.Fatalf("test case: %q not in the shipped file", tc.old)
+			}
+			_, err := ParsePriority([]byte(strings.Replace(src, tc.old, tc.new, 1)), "f.yaml")
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("error = %v\nwant it to contain %q", err, tc.err)
+			}
+		})
+	}
+}
+
+func TestValidateAgainstRules(t *testing.T) {
+	tab, err := LoadPriority(DefaultPriority)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tab.Validate(solver.Rules{Stacks: 4}); err == nil || !strings.Contains(err.Error(), "is for 3 stacks (ZXC), the game has 4") {
+		t.Errorf("3-stack table with 4 stacks: err = %v", err)
+	}
+	if err := tab.Validate(solver.Rules{Stacks: 2}); err == nil {
+		t.Errorf("3-stack table with 2 stacks: no error")
+	}
+}
+
+func FuzzParsePriority(f *testing.F) {
+	for _, name := range PriorityNames() {
+		data, _ := priorityFS.ReadFile("priority/" + name + ".yaml")
+		f.Add(data)
+	}
+	f.Add([]byte("stacks: Z\nranks: [{rank: A, ops: T1}]"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tab, err := ParsePriority(data, "fuzz.yaml")
+		if err != nil {
+			return
+		}
+		out := FormatPriority(tab, "")
+		again, err := ParsePriority(out, "again.yaml")
+		if err != nil {
+			t.Fatalf("formatted table does not parse: %v\n%s", err, out)
+		}
+		if !bytes.Equal(FormatPriority(again, ""), out) {
+			t.Fatalf("round trip changed the table:\n%s", out)
+		}
+	})
+}
