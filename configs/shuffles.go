@@ -74,7 +74,10 @@ func ParseShuffleParams(data []byte, file string) (decks.Params, error) {
 			return p.Hindu.Validate()
 		}},
 		{"riffle", func(n *yaml.Node, at string) error {
-			d.mapping(n, at, []shuffleField{{"packets", d.int(&p.Riffle.Packets)}})
+			d.mapping(n, at, []shuffleField{
+				{"packets", d.int(&p.Riffle.Packets)},
+				{"drop", d.bool(&p.Riffle.Drop)},
+			})
 			return p.Riffle.Validate()
 		}},
 		{"faro", func(n *yaml.Node, at string) error {

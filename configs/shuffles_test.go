@@ -43,8 +43,8 @@ func TestParseShuffleParams(t *testing.T) {
 		{"cut and rounding", "cut: {sd: 2.5, centre: 0.4, rounding: floor}\n", func(p *decks.Params) {
 			p.Cut = decks.Cut{Centre: 0.4, SD: 2.5, Rounding: decks.RoundFloor}
 		}},
-		{"in faro, 3-riffle, overhand", "faro: {in: true}\nriffle: {packets: 3}\noverhand: {p: 1/2}\n", func(p *decks.Params) {
-			p.Faro.In, p.Riffle.Packets, p.Overhand.P = true, 3, 0.5
+		{"in faro, 3-riffle, overhand", "faro: {in: true}\nriffle: {packets: 3, drop: true}\noverhand: {p: 1/2}\n", func(p *decks.Params) {
+			p.Faro.In, p.Riffle.Packets, p.Riffle.Drop, p.Overhand.P = true, 3, true, 0.5
 		}},
 		{"costs", "costs: {o: 4, U: 1, D: 25}\n", func(p *decks.Params) {
 			p.Costs.O, p.Costs.U, p.Costs.D = 4, 1, 25
@@ -88,7 +88,7 @@ func TestParseShuffleParamsErrors(t *testing.T) {
 		{"cost letter", "costs:\n  Z: 3\n", "t.yaml:2: costs.Z: unknown key (want C, H, R, F, D, O, U)"},
 		{"duplicate", "cut: {sd: 1}\ncut: {sd: 2}\n", "t.yaml:2: cut: given twice"},
 		{"not a mapping", "- cut\n", "t.yaml:1: want a mapping of cut, hindu, riffle, faro, deal, overhand, costs"},
-		{"section not a mapping", "riffle: 3\n", "t.yaml:1: riffle: want a mapping of packets"},
+		{"section not a mapping", "riffle: 3\n", "t.yaml:1: riffle: want a mapping of packets, drop"},
 		{"null value", "overhand:\n  p:\n", "t.yaml:2: overhand.p: want a number"},
 	}
 	for _, tc := range tests {

@@ -177,6 +177,21 @@ func (o Options) String() string {
 		o.TxRespectsReservation, o.Check, o.OnExhausted)
 }
 
+// Diff lists, as key=value pairs, the options of o that differ from base.
+func (o Options) Diff(base Options) string {
+	var parts []string
+	if o.TxRespectsReservation != base.TxRespectsReservation {
+		parts = append(parts, fmt.Sprintf("tx_respects_reservation=%t", o.TxRespectsReservation))
+	}
+	if o.Check != base.Check {
+		parts = append(parts, "deadlock_check="+string(o.Check))
+	}
+	if o.OnExhausted != base.OnExhausted {
+		parts = append(parts, "on_exhausted="+string(o.OnExhausted))
+	}
+	return strings.Join(parts, " ")
+}
+
 // Table is a priority table: for each rank, the operations in order of preference.
 type Table struct {
 	Name    string

@@ -37,8 +37,8 @@ func newStrategyFactory(cmd *cobra.Command, r solver.Rules) (func() solver.Strat
 			return nil, "", badInput("%v", err)
 		}
 		label := "priority/" + t.Name
-		if t.Options != strategies.DefaultOptions() {
-			label += " (" + t.Options.String() + ")"
+		if diff := t.Options.Diff(strategies.DefaultOptions()); diff != "" {
+			label += " (" + diff + ")"
 		}
 		// Priority keeps no state between calls: one value serves every worker.
 		return func() solver.Strategy { return s }, label, nil

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+	"github.com/spf13/cobra"
+
+	"github.com/calcsol/calcsol/decks"
+)
+
+var dealCmd = &cobra.Command{
+	Use:   "deal",
+	Short: "Deal generators: biased deals of a 52-card deck to 3..5 players",
+	Long: `Deal generators (SPEC §7, seed 002): a uniformly shuffled 52-card deck is
+dealt round-robin to 3..5 players, then adjusted by |adjust| exchanges of one
+card between two players (adjust -100..100: positive makes hands more biased
+toward the target, negative less, 0 leaves the deal as dealt). Targets: pairs
+(sets of a rank), runs (same-suit consecutive ranks), suits (concentration),
+both (pairs+runs), or a priority like runs>pairs. docs/corpora.md defines an
+exchange exactly. "calcsol corpus generate --deal SPEC" makes a corpus of such
+deals, gathered back into stocks.`,
+}
+
+var dealStatsCmd = &cobra.Command{
+	Use:   "stats",
+	Short: "Mean pairs, triples, quads and runs per hand for a range of adjust values",
+	Long: `Deal --deals uniformly shuffled decks (the decks of "shuffle U" with --seed),
+adjust every deal with each value from --from to --to by --step, and print the
+per-hand means of the SPEC §7 measures:
+
+  pairs, triples, quads  ranks held exactly 2, 3, 4 times
+  runs                   maximal same-suit runs of 3+ consecutive ranks (no K–A wrap)
+  links                  same-suit consecutive-rank pairs (the runs objective)
+  pair score             Σ C(c,2) over ranks (the pairs objective)
+  top suit               cards of the hand's most common suit
+  swaps                  mean exchanges per deal that did swap cards
+
+Every value is measured on the same deals.`,
+	Example: `  calcsol deal stats --players 4 --target pairs --from -100 --to 100 --step 20 --deals 2000 --seed 1
+  calcsol deal stats --target runs>pairs --deals 500`,
+	Args: cobra.NoArgs,
+	RunE: runDealStats,
+}
+
+var dealShowCmd = &cobra.Command{
+	Use:   "show --deal SPEC",
+	Short: "Show one deal's hands before and after the adjustment",
+	Long: `Deal one uniformly shuffled deck (the first deck of "shuffle U" with --seed)
+with the deal spec, and print every hand as dealt and as adjusted, with its
+measures, then the gathered stock (the deck "corpus generate --deal" writes).`,
+	Example: `  calcsol deal show --deal players=4,adjust=20,target=pairs --seed 1`,
+	Args:    cobra.NoArgs,
+	RunE:    runDealShow,
+}
+
+func init() {
+	f := dealStatsCmd.Flags()
+	f.Int("players", 4, "players, 3..5")
+	f.String("target", "pairs", "target: pairs, runs, suits, both, or a priority like runs>pairs")
+	f.Int("from", -100, "first adjust value")
+	f.Int("to", 100, "last adjust value")
+	f.Int("step", 20, "step between adjust values")
+	f.Int("deals", 1000, "number of deals")
+	f.Uint64("seed", 1, "seed of the shuffles")
+	dealShowCmd.Flags().String("deal", "players=4,adjust=20,target=pairs", "deal spec (players=…,adjust=…,target=…,gather=…)")
+	dealShowCmd.Flags().Uint64("seed", 1, "seed of the shuffle")
+	dealCmd.AddCommand(dealStatsCmd, dealShowCmd)
+	rootCmd.AddCommand(dealCmd)
+}
+
+func runDealStats(cmd *cobra.Command, _ []string) error {
+	f := cmd.Flags()
+	players, _ := f.GetInt("players")
+	target, _ := f.GetString("target")
+	from, _ := f.GetInt("from")
+	to, _ := f.GetInt("to")
+	step, _ := f.GetInt("step")
+	deals, _ := f.GetInt("deals")
+	seed, _ := f.GetUint64("seed")
+	tg, err := decks.ParseTarget(target)
+	if err != nil {
+		return badInput("--target: %v", err)
+	}
+	if players < decks.MinPlayers || players > decks.MaxPlayers {
+		return badInput("--players %d: want %d..%d", players, decks.MinPlayers, decks.MaxPlayers)
+	}
+	if step <= 0 {
+		return badInput("--step %d: want a positive step", step)
+	}
+	if from > to {
+		return badInput("--from %d is above --to %d", from, to)
+	}
+	if from < -decks.MaxAdjust || to > decks.MaxAdjust {
+		return badInput("--from %d --to %d: adjust values are -%d..%d", from, to, decks.MaxAdjust, decks.MaxAdjust)
+	}
+	if deals <= 0 {
+		return badInput("--deals %d: want at least 1", deals)
+	}
+	var adjusts []int
+	for a := from; a <= to; a += step {
+		adjusts = append(adjusts, a)
+	}
+	rows, err := decks.DealStats(players, tg, adjusts, deals, seed)
+	if err != nil {
+		return badInput("%v", err)
+	}
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "%d deals to %d players, target %s, seed %d (means per hand)\n", deals, players, tg, seed)
+	return renderDealStats(w, rows)
+}
+
+func renderDealStats(w io.Writer, rows []decks.DealMeans) error {
+	right := make([]tw.Align, 9)
+	for i := range right {
+		right[i] = tw.AlignRight
+	}
+	t := tablewriter.NewTable(w,
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: right}),
+		tablewriter.WithHeaderAutoFormat(tw.Off))
+	t.Header("adjust", "swaps", "pairs", "triples", "quads", "runs", "links", "pair score", "top suit")
+	for _, r := range rows {
+		if err := t.Append(
+			fmt.Sprint(r.Adjust), fmt.Sprintf("%.1f", r.Swaps),
+			fmt.Sprintf("%.3f", r.Pairs), fmt.Sprintf("%.3f", r.Triples), fmt.Sprintf("%.3f", r.Quads),
+			fmt.Sprintf("%.3f", r.Runs), fmt.Sprintf("%.3f", r.Links),
+			fmt.Sprintf("%.3f", r.PairScore), fmt.Sprintf("%.3f", r.TopSuit),
+		); err != nil {
+			return err
+		}
+	}
+	return t.Render()
+}
+
+func runDealShow(cmd *cobra.Command, _ []string) error {
+	spec, _ := cmd.Flags().GetString("deal")
+	seed, _ := cmd.Flags().GetUint64("seed")
+	d, err := decks.ParseDealSpec(spec)
+	if err != nil {
+		return badInput("--deal: %v", err)
+	}
+	stock := decks.Standard52.NewDeck()
+	decks.Uniform{}.Shuffle(stock, decks.NewRand(seed))
+	before := decks.NewTable(stock, d.Players)
+	after := decks.NewTable(stock, d.Players)
+	after.Adjust(d.Adjust, d.Target)
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "deal %s, seed %d: %d exchanges swapped cards\n", d, seed, after.Swaps)
+	for p := range d.Players {
+		for _, x := range []struct {
+			label string
+			t     *decks.Table
+		}{{"dealt", before}, {"adjusted", after}} {
+			h := x.t.Hands[p]
+			m := decks.MeasureHand(h)
+			fmt.Fprintf(w, "player %d %-8s %-40s pairs %d triples %d quads %d runs %d\n",
+				p+1, x.label, sortedHand(h), m.Pairs, m.Triples, m.Quads, m.Runs)
+		}
+	}
+	after.Gather(stock, d.Gather)
+	fmt.Fprintf(w, "stock (gather=%s): %s\n", d.Gather, decks.Standard52.FormatDeck(stock))
+	return nil
+}
+
+// sortedHand writes a hand by suit then rank, as a player would hold it.
+func sortedHand(hand []int) string {
+	var parts []string
+	for s := range 4 {
+		var b strings.Builder
+		for r := 0; r < 13; r++ {
+			for _, id := range hand {
+				if id == s*13+r {
+					b.WriteString(decks.Standard52.FormatCard(id)[:1])
+				}
+			}
+		}
+		if b.Len() > 0 {
+			parts = append(parts, b.String()+string("SHDC"[s]))
+		}
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/tournament"
+)
+
+// The -update flag rewrites golden files. Another test file of this package
+// may declare it too: package-level variables are set before init runs, so
+// registering it here only when it is missing works either way.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files under testdata/")
+	}
+}
+
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// goldenDir is absolute, so that tests may change directory.
+var goldenDir, _ = filepath.Abs(filepath.Join("testdata", "eval"))
+
+// golden compares got with testdata/eval/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join(goldenDir, name)
+	if updating() {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs (-want +got):\n%s", path, diff)
+	}
+}
+
+// runEvalCmd runs a fresh calcsol eval in-process with the games/s column
+// masked, since it depends on the machine.
+func runEvalCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	saved := speedText
+	speedText = func(tournament.Summary) string { return "(masked)" }
+	defer func() { speedText = saved }()
+	cmd := newEvalCmd()
+	var out, errb bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&errb)
+	cmd.SetArgs(args)
+	err = cmd.Execute()
+	return out.String(), errb.String(), err
+}
+
+const smallCorpus = "testdata/eval/small.txt" // 200 decks, card notation with header
+
+func TestEvalGolden(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		// The newcomer's command: four variants and the literature's figure.
+		{"four-variants", []string{"--corpus", smallCorpus, "--workers", "2"}},
+		{"one-variant", []string{"--corpus", smallCorpus, "--workers", "3", "--stacks", "4"}},
+		{"preplaced", []string{"--corpus", smallCorpus, "--workers", "1", "--preplaced"}},
+		{"rank-only", []string{"--corpus", "testdata/eval/rank-only.txt", "--workers", "2", "--stacks", "3"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, err := runEvalCmd(t, tc.args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if errOut != "" {
+				t.Errorf("stderr: %q", errOut)
+			}
+			golden(t, tc.name+".golden", out)
+		})
+	}
+}
+
+// The records do not depend on the number of workers, and --jsonl puts them
+// on stdout with the summary on stderr.
+func TestEvalJSONL(t *testing.T) {
+	out1, sum1, err := runEvalCmd(t, "--corpus", smallCorpus, "--workers", "1", "--jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out3, _, err := runEvalCmd(t, "--corpus", smallCorpus, "--workers", "3", "--jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out1 != out3 {
+		t.Error("records differ between 1 and 3 workers")
+	}
+	res, err := tournament.ReadJSONL(strings.NewReader(out1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 200 {
+		t.Fatalf("%d records, want 200", len(res))
+	}
+	golden(t, "jsonl-summary.golden", sum1)
+
+	// --out writes the same records to a file and the summary to stdout.
+	file := filepath.Join(t.TempDir(), "run.jsonl")
+	sum2, errOut, err := runEvalCmd(t, "--corpus", smallCorpus, "--workers", "1", "--out", file)
+	if err != nil || errOut != "" {
+		t.Fatalf("--out: %v, stderr %q", err, errOut)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != out1 {
+		t.Error("--out file differs from --jsonl records")
+	}
+	if want := sum1 + "per-deck records: " + file + "\n"; sum2 != want {
+		t.Errorf("--out summary:\n%s\nwant:\n%s", sum2, want)
+	}
+}
+
+func TestEvalCompare(t *testing.T) {
+	corpus, err := filepath.Abs(smallCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Work in a temporary directory so that the file names in the output
+	// are the same on every run.
+	t.Chdir(t.TempDir())
+	a, b := "a.jsonl", "b.jsonl"
+	for _, run := range []struct {
+		file string
+		args []string
+	}{
+		{a, []string{"--stacks", "3"}},
+		{b, []string{"--stacks", "4"}},
+	} {
+		args := append([]string{"--corpus", corpus, "--workers", "2", "--out", run.file}, run.args...)
+		if _, _, err := runEvalCmd(t, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, _, err := runEvalCmd(t, "compare", a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "compare.golden", out)
+}
+
+func TestEvalBadInput(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"bad corpus line", []string{"--corpus", "testdata/eval/bad.txt"}, "corpus testdata/eval/bad.txt line 3: "},
+		{"unknown corpus", []string{"--corpus", "no-such-corpus"}, "corpus no-such-corpus: no such file, and no built-in corpus of that name (have "},
+		{"directory", []string{"--corpus", "testdata"}, "corpus testdata: a directory"},
+		{"workers", []string{"--corpus", smallCorpus, "--workers", "0"}, "--workers 0: want at least 1"},
+		{"stacks", []string{"--corpus", smallCorpus, "--stacks", "9"}, "9 stacks"},
+		{"compare lengths", []string{"compare", "testdata/eval/two.jsonl", "testdata/eval/three.jsonl"}, "compare: 2 results against 3"},
+		{"compare bad record", []string{"compare", "testdata/eval/two.jsonl", "testdata/eval/bad.jsonl"}, "testdata/eval/bad.jsonl: results line 2: deck 0, want 1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := runEvalCmd(t, tc.args...)
+			var ie inputError
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %v is not an input error (exit status 2)", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q, want one line containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// renderEval with failures shows the failures column, and the note says when
+// the literature's figure lies inside the measured interval.
+func TestRenderEvalFailures(t *testing.T) {
+	saved := speedText
+	speedText = func(tournament.Summary) string { return "(masked)" }
+	defer func() { speedText = saved }()
+	res := make([]tournament.DeckResult, 1000)
+	for i := range res {
+		res[i] = tournament.DeckResult{Deck: i, Placed: 30}
+		if i%9 < 5 { // 556 wins, one of them replaced by a failure below
+			res[i] = tournament.DeckResult{Deck: i, Won: true, Placed: 52}
+		}
+	}
+	res[1] = tournament.DeckResult{Deck: 1, Placed: 4, Failed: true, Reason: "boom"}
+	rows := []evalRow{
+		{solver.Rules{Stacks: 3}, "x", tournament.Summarize(res, 0)},
+		{solver.Rules{Stacks: 4}, "y", tournament.Summarize(res[:10], 0)},
+	}
+	var b bytes.Buffer
+	if err := renderEval(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "failures.golden", b.String())
+}

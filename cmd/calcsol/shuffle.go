@@ -1,0 +1,278 @@
+package main
+
+// The shuffle command (SPEC §5): its parent, and the apply, costs and params
+// subcommands. The analysis subcommands are added from shuffle_analysis.go.
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+	"github.com/spf13/cobra"
+
+	"github.com/calcsol/calcsol/configs"
+	"github.com/calcsol/calcsol/decks"
+)
+
+var shuffleCmd = &cobra.Command{
+	Use:   "shuffle",
+	Short: "Apply, cost and analyse shuffle models (C H R F D O U)",
+	Long: `Shuffle models of SPEC §5, written as sequences of letters, each optionally
+raised to a count: "HDHRDHH", "D^1R^4", "C^30".
+
+  C  cut at a normal position N(n/2, 5), swap the halves          (seed 000)
+  H  Hindu: packets of N(10, 5/3) cards off the top, each laid
+     on the previous ones                                       (seed 001)
+  R  riffle, Gilbert–Shannon–Reeds
+  F  faro, perfect out-shuffle (in-shuffle as an option)
+  D  deal onto 10 piles, stack them 1,3,5,7,9,2,4,6,8,10 from the top (seed 001)
+  O  overhand, Pemantle's model: cut each gap with probability 0.1,
+     reverse the packets
+  U  uniform (Fisher–Yates)
+
+Every parameter can be changed in a YAML file given with --shuffle-config
+("calcsol shuffle params" prints the defaults with their sources). See
+docs/shuffles-models.md.`,
+	Example: `  calcsol shuffle apply --seq HDHRDHH --n 52 --seed 1
+  calcsol shuffle costs --limit 60 --methods HRD --one-deal
+  calcsol shuffle costs --limit 60 --repeat`,
+}
+
+func init() {
+	rootCmd.AddCommand(shuffleCmd)
+	shuffleCmd.AddCommand(newShuffleApplyCmd(), newShuffleCostsCmd(), newShuffleParamsCmd())
+}
+
+// loadShuffleParams reads --shuffle-config (empty: the SPEC §5 defaults).
+func loadShuffleParams(cmd *cobra.Command) (decks.Params, error) {
+	file, _ := cmd.Flags().GetString("shuffle-config")
+	p, err := configs.LoadShuffleParams(file)
+	if err != nil {
+		return p, badInput("--shuffle-config: %v", err)
+	}
+	return p, nil
+}
+
+func newShuffleApplyCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "apply",
+		Short: "Shuffle an unshuffled deck with a sequence and print where the cards went",
+		Long: `Start from the unshuffled deck (card i at position i, i = 1..n), apply the
+sequence --seq with the random generator of --seed, and print one line:
+
+  --show pi    (default) π(1) π(2) … π(n): π(i) is the position where card i
+               ended, as in the worked examples of SPEC §5;
+  --show deck  the deck from the top: the card now at position 1, 2, …, n.
+
+With --sets k, k lines are printed: k independent shuffles, each of a fresh
+deck, drawing from one generator seeded with --seed. The same flags give the
+same lines on every machine.`,
+		Example: `  calcsol shuffle apply --seq HDHRDHH --n 52 --seed 1
+  calcsol shuffle apply --seq D --n 10 --show deck
+  calcsol shuffle apply --seq "D^1R^4" --sets 3 --shuffle-config my-shuffles.yaml`,
+		Args: cobra.NoArgs,
+		RunE: runShuffleApply,
+	}
+	f := cmd.Flags()
+	f.String("seq", "", "shuffle sequence, e.g. HDHRDHH, D^1R^4, C^30 (required)")
+	f.Int("n", 52, "number of cards")
+	f.Uint64("seed", 1, "seed of the random generator")
+	f.Int("sets", 1, "number of independent shuffles to print")
+	f.String("show", "pi", "what to print: pi (where each card went) or deck (the new order)")
+	f.String("shuffle-config", "", "YAML file of shuffle model parameters (default: the built-in SPEC §5 values)")
+	return cmd
+}
+
+func runShuffleApply(cmd *cobra.Command, _ []string) error {
+	f := cmd.Flags()
+	spec, _ := f.GetString("seq")
+	n, _ := f.GetInt("n")
+	seed, _ := f.GetUint64("seed")
+	sets, _ := f.GetInt("sets")
+	show, _ := f.GetString("show")
+	if strings.TrimSpace(spec) == "" {
+		return badInput("--seq is required (e.g. --seq HDHRDHH)")
+	}
+	if n < 0 || n > 1_000_000 {
+		return badInput("--n %d: want 0..1000000 cards", n)
+	}
+	if sets < 1 {
+		return badInput("--sets %d: want at least 1", sets)
+	}
+	if show != "pi" && show != "deck" {
+		return badInput("--show %q: want pi or deck", show)
+	}
+	p, err := loadShuffleParams(cmd)
+	if err != nil {
+		return err
+	}
+	seq, err := decks.ParseSequence(spec, p)
+	if err != nil {
+		return badInput("--seq: %v", err)
+	}
+	return writeShuffleApply(cmd.OutOrStdout(), seq, n, seed, sets, show == "deck")
+}
+
+func writeShuffleApply(w io.Writer, seq decks.Sequence, n int, seed uint64, sets int, deckOrder bool) error {
+	r := decks.NewRand(seed)
+	var b strings.Builder
+	for range sets {
+		deck := decks.Unshuffled(n)
+		seq.Shuffle(deck, r)
+		out := deck
+		if !deckOrder {
+			out = decks.Permutation(deck)
+		}
+		b.Reset()
+		for i, x := range out {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprint(&b, x+1) // positions and cards are 1-based in SPEC §5
+		}
+		b.WriteByte('\n')
+		if _, err := io.WriteString(w, b.String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func newShuffleCostsCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "costs",
+		Short: "Shuffle plans that fit a time limit (seed 000's time costs)",
+		Long: `Time costs per shuffle (seed 000, Table 1): C 2 s, H 3 s, F 7 s, D 30 s; the
+riffle R is costed as F. O and U are not in the paper and have no cost (they
+are refused here unless --shuffle-config gives them one).
+
+With --repeat: for each method, repeat it as often as fits in --limit seconds
+(--limit 60: C^30 H^20 R^8 F^8 D^2). --methods defaults to every costed letter.
+
+Otherwise: every maximal combination of --methods (default HRD) that fits in
+--limit seconds — maximal meaning no further shuffle of any method fits — with
+the number of its distinct orderings. --one-deal uses D exactly once. --list
+prints every ordering instead, one per line (to feed "calcsol shuffle search"
+or a script).`,
+		Example: `  calcsol shuffle costs --limit 60 --methods HRD --one-deal
+  calcsol shuffle costs --limit 60 --methods HRD --one-deal --list
+  calcsol shuffle costs --limit 12 --repeat --methods CHFD`,
+		Args: cobra.NoArgs,
+		RunE: runShuffleCosts,
+	}
+	f := cmd.Flags()
+	f.Int("limit", 60, "time limit T in seconds")
+	f.String("methods", "", "letters of the methods to combine (default HRD; with --repeat every costed letter)")
+	f.Bool("one-deal", false, "use the deal D exactly once")
+	f.Bool("repeat", false, "repeat each method alone as often as fits")
+	f.Bool("list", false, "print every ordering, one per line, instead of the table")
+	f.String("shuffle-config", "", "YAML file of shuffle parameters whose costs: section replaces the time costs")
+	return cmd
+}
+
+func runShuffleCosts(cmd *cobra.Command, _ []string) error {
+	f := cmd.Flags()
+	limit, _ := f.GetInt("limit")
+	methods, _ := f.GetString("methods")
+	oneDeal, _ := f.GetBool("one-deal")
+	repeat, _ := f.GetBool("repeat")
+	list, _ := f.GetBool("list")
+	if limit < 0 {
+		return badInput("--limit %d: want seconds ≥ 0", limit)
+	}
+	p, err := loadShuffleParams(cmd)
+	if err != nil {
+		return err
+	}
+	costs := p.Costs
+	w := cmd.OutOrStdout()
+	if repeat {
+		if oneDeal || list {
+			return badInput("--repeat does not combine with --one-deal or --list")
+		}
+		if methods == "" {
+			for i := range len(decks.Letters) {
+				if _, ok := costs.Of(decks.Letters[i]); ok {
+					methods += decks.Letters[i : i+1]
+				}
+			}
+		}
+		rows := [][]string{}
+		for i := range len(methods) {
+			l := methods[i]
+			if l >= 'a' && l <= 'z' {
+				l -= 'a' - 'A'
+			}
+			term, err := costs.Repeat(l, limit)
+			if err != nil {
+				return badInput("--methods %q: %v", methods, err)
+			}
+			c, _ := costs.Of(l)
+			rows = append(rows, []string{term.String(), fmt.Sprint(c), fmt.Sprint(term.Count * c)})
+		}
+		t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
+		t.Header("plan", "s each", "s used")
+		if err := t.Bulk(rows); err != nil {
+			return err
+		}
+		return t.Render()
+	}
+	if methods == "" {
+		methods = "HRD"
+	}
+	combs, err := costs.Maximal(methods, limit, oneDeal)
+	if err != nil {
+		return badInput("%v", err)
+	}
+	return writeShuffleCosts(w, combs, costs, list)
+}
+
+func writeShuffleCosts(w io.Writer, combs []decks.Combination, costs decks.Costs, list bool) error {
+	if list {
+		var werr error
+		for _, c := range combs {
+			c.EachOrdering(func(s string) bool {
+				_, werr = fmt.Fprintln(w, s)
+				return werr == nil
+			})
+			if werr != nil {
+				return werr
+			}
+		}
+		return nil
+	}
+	var rows [][]string
+	total := decks.Combination{}.NumOrderings()
+	total.SetInt64(0)
+	for _, c := range combs {
+		k := c.NumOrderings()
+		total.Add(total, k)
+		rows = append(rows, []string{c.String(), fmt.Sprint(c.Len()), fmt.Sprint(c.Cost(costs)), k.String()})
+	}
+	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
+	t.Header("combination", "shuffles", "s used", "orderings")
+	if err := t.Bulk(rows); err != nil {
+		return err
+	}
+	t.Footer("total", fmt.Sprintf("%d combinations", len(combs)), "", total.String())
+	return t.Render()
+}
+
+func newShuffleParamsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "params",
+		Short: "Print the default shuffle parameters as YAML, with their sources",
+		Long: `Print configs/shuffles.yaml, the built-in shuffle model parameters and time
+costs, each commented with its source (seed 000 / seed 001). Save it, edit it,
+and pass it back with --shuffle-config.`,
+		Example: `  calcsol shuffle params > my-shuffles.yaml
+  calcsol shuffle apply --seq H --shuffle-config my-shuffles.yaml`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := cmd.OutOrStdout().Write(configs.ShufflesYAML())
+			return err
+		},
+	}
+}

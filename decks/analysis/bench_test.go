@@ -1,0 +1,55 @@
+package analysis
+
+import (
+	"testing"
+
+	"github.com/calcsol/calcsol/decks"
+)
+
+// Sets per second of Measure at n = 52 on one worker, matrix accumulation
+// included (docs/shuffles-analysis.md quotes these).
+func BenchmarkMeasure(b *testing.B) {
+	for _, spec := range []string{"U", "R", "H", "D", "HDHRDHH"} {
+		b.Run(spec, func(b *testing.B) {
+			sh := seq(b, spec)
+			const sets = 20000
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Measure(sh, Options{N: 52, Sets: sets, Seed: 1, Workers: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(sets*b.N)/b.Elapsed().Seconds(), "sets/s")
+		})
+	}
+}
+
+// The seed-001 experiment (every sequence of H, R, D of length 1..7, 3,279
+// sequences) on one worker, with few sets; "s/1e6sets" projects the full
+// experiment at s = 10^6 on one core.
+func BenchmarkSearchHRD7(b *testing.B) {
+	p := decks.DefaultParams()
+	names := []string{"H", "R", "D"}
+	newSteps := func() ([]decks.Shuffler, error) {
+		var out []decks.Shuffler
+		for _, l := range names {
+			m, err := p.Model(l[0])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, m)
+		}
+		return out, nil
+	}
+	const sets = 1000
+	b.ReportAllocs()
+	for b.Loop() {
+		_, err := Search(newSteps, names, SearchOptions{Options: Options{N: 52, Sets: sets, Seed: 1, Workers: 1}, MinLen: 1, MaxLen: 7})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	perSet := b.Elapsed().Seconds() / float64(sets*b.N)
+	b.ReportMetric(1/perSet, "sets/s")
+	b.ReportMetric(perSet*1e6, "s/1e6sets")
+}

@@ -1,0 +1,266 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/calcsol/calcsol/decks"
+)
+
+// pcgStream must equal the stream constant inside decks.NewRand, so that the
+// generator of set i is exactly decks.NewRand(SetSeed(seed, i)); a test checks
+// it. The analysis reseeds one PCG per worker instead of allocating a new
+// generator for each of the millions of sets.
+const pcgStream = 0x9e3779b97f4a7c15
+
+// chunkSize is how many consecutive sets a worker takes at a time. It only
+// affects scheduling: every set has its own generator, so results do not
+// depend on the number of workers or on the chunking.
+const chunkSize = 4096
+
+// splitmix64 is Steele, Lea & Flood's SplitMix64 finaliser: a bijective
+// mixer that turns consecutive integers into unrelated seeds.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// SetSeed is the seed of set i of a run seeded with seed: set i is shuffled
+// with decks.NewRand(SetSeed(seed, i)), alone, from the unshuffled deck. So a
+// set's result depends only on (seed, i), never on workers or scheduling, and
+// the exhaustive search reproduces analyze's matrices exactly.
+func SetSeed(seed uint64, i int64) uint64 {
+	return splitmix64(seed ^ splitmix64(uint64(i)))
+}
+
+// Options says how many sets to run and how.
+type Options struct {
+	N       int    // deck size
+	Sets    int64  // number of independent sets s
+	Seed    uint64 // base seed; set i uses SetSeed(Seed, i)
+	Workers int    // goroutines; ≤ 0 means runtime.GOMAXPROCS(0)
+	// Stats also gathers the per-deck statistics (rising sequences, adjacent
+	// pairs, guess score); the matrix alone is cheaper.
+	Stats bool
+}
+
+func (o Options) check() error {
+	switch {
+	case o.N < 2:
+		return fmt.Errorf("deck size %d: need at least 2 cards", o.N)
+	case o.N > 1<<15:
+		return fmt.Errorf("deck size %d: too large for a position matrix", o.N)
+	case o.Sets < 1:
+		return fmt.Errorf("sets %d: need at least one", o.Sets)
+	case o.Sets > 1<<31-1:
+		return fmt.Errorf("sets %d: at most 2^31-1 (counts are int32 per worker)", o.Sets)
+	}
+	return nil
+}
+
+func (o Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Result is what Measure gathers.
+type Result struct {
+	Matrix *Matrix
+	// First is the permutation of set 0 (First[j] = card at position j+1),
+	// the "one trial" picture of seed 000.
+	First []int
+	// Sums of the per-deck statistics over all sets (Options.Stats only).
+	Rising, Adjacent, Guess DeckStats
+}
+
+// DeckStats accumulates one per-deck statistic in integers, so totals do not
+// depend on the order sets are added in.
+type DeckStats struct {
+	N          int64
+	Sum, SumSq int64
+}
+
+func (d *DeckStats) add(x int) {
+	d.N++
+	d.Sum += int64(x)
+	d.SumSq += int64(x) * int64(x)
+}
+
+func (d *DeckStats) merge(o DeckStats) {
+	d.N += o.N
+	d.Sum += o.Sum
+	d.SumSq += o.SumSq
+}
+
+// Mean is the average over sets.
+func (d DeckStats) Mean() float64 {
+	if d.N == 0 {
+		return 0
+	}
+	return float64(d.Sum) / float64(d.N)
+}
+
+// StdErr is the standard error of Mean.
+func (d DeckStats) StdErr() float64 {
+	if d.N < 2 {
+		return 0
+	}
+	mean := d.Mean()
+	v := (float64(d.SumSq) - float64(d.N)*mean*mean) / float64(d.N-1)
+	return sqrt(max(v, 0) / float64(d.N))
+}
+
+// NewShuffler makes one shuffler per worker, so shufflers that keep scratch
+// buffers need not be safe for concurrent use.
+type NewShuffler func() (decks.Shuffler, error)
+
+// Fixed wraps a shuffler that is safe for concurrent use.
+func Fixed(s decks.Shuffler) NewShuffler {
+	return func() (decks.Shuffler, error) { return s, nil }
+}
+
+// worker holds one goroutine's generator and buffers, reused for every set.
+type worker struct {
+	n      int
+	pcg    *rand.PCG
+	r      *rand.Rand
+	ident  []int
+	deck   []int
+	pos    []int
+	seen   []bool
+	counts []int32
+}
+
+func newWorker(n int, matrices int) *worker {
+	w := &worker{n: n, pcg: rand.NewPCG(0, 0)}
+	w.r = rand.New(w.pcg)
+	w.ident = make([]int, n)
+	for i := range w.ident {
+		w.ident[i] = i
+	}
+	w.deck = make([]int, n)
+	w.pos = make([]int, n)
+	w.seen = make([]bool, n)
+	w.counts = make([]int32, matrices*n*n)
+	return w
+}
+
+// seed puts set i's generator in place.
+func (w *worker) seed(seed uint64, i int64) {
+	w.pcg.Seed(SetSeed(seed, i), pcgStream)
+}
+
+// accumulate adds the permutation in deck to matrix k.
+func (w *worker) accumulate(k int, deck []int) {
+	n := w.n
+	t := w.counts[k*n*n : (k+1)*n*n]
+	for j, c := range deck {
+		t[c*n+j]++
+	}
+}
+
+var errNotPermutation = errors.New("shuffle did not return a permutation of the deck")
+
+// checkPerm reports whether deck is a permutation of 0..n-1 (one set per
+// chunk is checked, so a broken shuffler is caught without slowing the loop).
+func (w *worker) checkPerm(deck []int) error {
+	clear(w.seen)
+	for _, c := range deck {
+		if c < 0 || c >= w.n || w.seen[c] {
+			return errNotPermutation
+		}
+		w.seen[c] = true
+	}
+	return nil
+}
+
+// Measure runs o.Sets independent sets of the shuffle, each from the
+// unshuffled deck 0..n-1, and returns the position matrix (and, with
+// o.Stats, the per-deck statistics). Sets are spread over o.Workers
+// goroutines in chunks; set i always uses decks.NewRand(SetSeed(o.Seed, i)),
+// so the result is the same for any number of workers.
+func Measure(newShuffler NewShuffler, o Options) (*Result, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	n := o.N
+	nw := o.workers()
+	chunks := (o.Sets + chunkSize - 1) / chunkSize
+	var next atomic.Int64
+	type part struct {
+		counts                  []int32
+		first                   []int
+		rising, adjacent, guess DeckStats
+		err                     error
+	}
+	parts := make([]part, nw)
+	var wg sync.WaitGroup
+	for wi := range nw {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := &parts[wi]
+			sh, err := newShuffler()
+			if err != nil {
+				p.err = err
+				return
+			}
+			w := newWorker(n, 1)
+			for {
+				c := next.Add(1) - 1
+				if c >= chunks {
+					break
+				}
+				lo := c * chunkSize
+				hi := min(lo+chunkSize, o.Sets)
+				for i := lo; i < hi; i++ {
+					w.seed(o.Seed, i)
+					copy(w.deck, w.ident)
+					sh.Shuffle(w.deck, w.r)
+					if i == lo {
+						if err := w.checkPerm(w.deck); err != nil {
+							p.err = fmt.Errorf("%s, set %d: %w", sh, i, err)
+							return
+						}
+					}
+					w.accumulate(0, w.deck)
+					if i == 0 {
+						p.first = append([]int(nil), w.deck...)
+					}
+					if o.Stats {
+						p.rising.add(risingSequences(w.deck, w.pos))
+						p.adjacent.add(adjacentPairs(w.deck, w.pos))
+						p.guess.add(guessScore(w.deck, w.seen))
+					}
+				}
+			}
+			p.counts = w.counts
+		}()
+	}
+	wg.Wait()
+	res := &Result{Matrix: NewMatrix(n)}
+	res.Matrix.Sets = o.Sets
+	for _, p := range parts {
+		if p.err != nil {
+			return nil, p.err
+		}
+		for k, c := range p.counts {
+			res.Matrix.Count[k] += int64(c)
+		}
+		if p.first != nil {
+			res.First = p.first
+		}
+		res.Rising.merge(p.rising)
+		res.Adjacent.merge(p.adjacent)
+		res.Guess.merge(p.guess)
+	}
+	return res, nil
+}

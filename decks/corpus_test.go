@@ -1,0 +1,494 @@
+package decks
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/calcsol/calcsol/solver"
+)
+
+func init() {
+	// The shuffle tests may register -update too; whichever file runs first does.
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files under testdata/")
+	}
+}
+
+func corpusUpdate() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// checkCorpusGolden compares got with testdata/<dir>/<name>, rewriting it with -update.
+func checkCorpusGolden(t *testing.T, dir, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", dir, name)
+	if corpusUpdate() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s differs from the golden file (-want +got):\n%s", path, diff)
+	}
+}
+
+// corpusFile builds a corpus file from deck lines, with a header whose
+// count and checksum fit unless the extra header lines say otherwise.
+func corpusFile(head string, lines ...string) string {
+	h := sha256.New()
+	for _, l := range lines {
+		h.Write([]byte(l + "\n"))
+	}
+	s := head
+	s = strings.ReplaceAll(s, "$COUNT", fmt.Sprint(len(lines)))
+	s = strings.ReplaceAll(s, "$SUM", hex.EncodeToString(h.Sum(nil)))
+	return s + strings.Join(lines, "\n") + "\n"
+}
+
+// freshLine is the fresh standard52 deck, card by card.
+var freshLine = Standard52.FormatDeck(Standard52.NewDeck())
+
+// swapCards returns freshLine with the cards at 0-based positions i and j swapped.
+func swapCards(i, j int) string {
+	f := strings.Fields(freshLine)
+	f[i], f[j] = f[j], f[i]
+	return strings.Join(f, " ")
+}
+
+// replaceCard returns freshLine with card i replaced by c.
+func replaceCard(i int, c string) string {
+	f := strings.Fields(freshLine)
+	f[i] = c
+	return strings.Join(f, " ")
+}
+
+const fullHeader = "# format calcsol-corpus 1\n# kind standard52\n# generator shuffle U\n# seed 7\n# count $COUNT\n# sha256 $SUM\n"
+
+func TestReadCorpusErrors(t *testing.T) {
+	rankOnly := strings.Repeat("A234567890JQK", 4)
+	tests := []struct {
+		name, in, want string
+	}{
+		{"short deck", corpusFile(fullHeader, freshLine, strings.TrimSuffix(freshLine, " KC")),
+			"c.txt line 8: 51 cards; want 52 for standard52"},
+		{"long deck", corpusFile(fullHeader, freshLine+" AS"),
+			"c.txt line 7: 53 cards; want 52 for standard52"},
+		{"unknown rank", corpusFile(fullHeader, replaceCard(4, "ZS")),
+			`c.txt line 7: card 5: card "ZS": unknown rank 'Z'`},
+		{"unknown suit", corpusFile(fullHeader, replaceCard(4, "5X")),
+			`c.txt line 7: card 5: card "5X": unknown suit 'X' (want S H D C)`},
+		{"three characters", corpusFile(fullHeader, replaceCard(4, "10H")),
+			`c.txt line 7: card 5: card "10H": want rank+suit like AS or 0H`},
+		{"duplicate card", corpusFile(fullHeader, replaceCard(16, "0S")),
+			"c.txt line 7: card 17: duplicate card 0S (also card 10)"},
+		{"count mismatch", corpusFile(strings.Replace(fullHeader, "$COUNT", "3", 1), freshLine, freshLine),
+			"c.txt line 5: count 3, but the file holds 2 decks"},
+		{"checksum mismatch", corpusFile(strings.Replace(fullHeader, "$SUM", strings.Repeat("0", 64), 1), freshLine),
+			"c.txt line 6: checksum mismatch: header sha256 " + strings.Repeat("0", 64)},
+		{"bad checksum", corpusFile("# sha256 abc\n", freshLine),
+			`c.txt line 1: sha256 "abc": want 64 lower-case hex digits`},
+		{"metadata after a deck", corpusFile("", freshLine, "# count 2", freshLine),
+			`c.txt line 2: metadata "count" after the first deck`},
+		{"unknown kind", corpusFile("# kind poker\n", freshLine),
+			`c.txt line 1: unknown deck kind "poker"`},
+		{"future format", corpusFile("# format calcsol-corpus 2\n", freshLine),
+			`c.txt line 1: format "calcsol-corpus 2"; this reader knows "calcsol-corpus 1"`},
+		{"second key", corpusFile("# seed 1\n# seed 2\n", freshLine),
+			`c.txt line 2: second "seed" line (first on line 1)`},
+		{"bad seed", corpusFile("# seed -1\n", freshLine),
+			`c.txt line 1: seed "-1": want a decimal integer`},
+		{"generator without seed", corpusFile("# generator shuffle U\n", freshLine),
+			"c.txt line 1: generator without a seed line"},
+		{"rank-only fifth king", corpusFile("", strings.Replace(rankOnly, "Q", "K", 1)),
+			"c.txt line 1: rank-only deck, card 52: a fifth K"},
+		{"rank-only short", corpusFile("", rankOnly[1:]),
+			"c.txt line 1: rank-only deck: 51 ranks; want 52"},
+		{"rank-only unknown", corpusFile("", "X"+rankOnly[1:]),
+			`c.txt line 1: rank-only deck, character 1: unknown rank 'X'`},
+		{"mixed notations", corpusFile("", freshLine, rankOnly),
+			"c.txt line 2: a rank-only deck, but line 1 is a card-by-card: one notation per file"},
+		{"tcg60 card", corpusFile("# kind tcg60\n", strings.Replace(TCG60.FormatDeck(TCG60.NewDeck()), "60", "61", 1)),
+			`c.txt line 2: card 60: card "61": want two digits 01..60`},
+		{"set64 order", corpusFile("# kind set64\n", strings.Replace(Set64.FormatDeck(Set64.NewDeck()), "12a", "21a", 1)),
+			`c.txt line 2: card 4: card "21a": members must be distinct and increasing`},
+		{"set64 rank-only", corpusFile("# kind set64\n", rankOnly),
+			`c.txt line 2: card 1: card "A234567890JQKA234567890JQKA234567890JQKA234567890JQK": want a subset`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadCorpus(strings.NewReader(tt.in), "c.txt")
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("error %v\nwant prefix %s", err, tt.want)
+			}
+			if err != nil {
+				var pe *ParseError
+				if !errors.As(err, &pe) || pe.Name != "c.txt" {
+					t.Errorf("error %v is not a *ParseError naming c.txt", err)
+				}
+			}
+			if strings.HasPrefix(tt.want, "c.txt line") && !strings.Contains(tt.name, "tcg60") && !strings.Contains(tt.name, "set64") {
+				// ReadCalculationDecks shares the checks.
+				if _, err2 := ReadCalculationDecks(strings.NewReader(tt.in), "c.txt"); err2 == nil || err2.Error() != err.Error() {
+					t.Errorf("ReadCalculationDecks: %v, want %v", err2, err)
+				}
+			}
+		})
+	}
+}
+
+func TestReadCorpusAccepts(t *testing.T) {
+	rankOnly := strings.Repeat("A234567890JQK", 4)
+	lower := strings.ToLower(strings.ReplaceAll(swapCards(0, 51), "0", "T"))
+	tests := []struct {
+		name     string
+		in       string
+		rankOnly bool
+		first    []int
+	}{
+		{"bare lines", freshLine + "\n" + swapCards(0, 51), false, nil},
+		{"full header", corpusFile(fullHeader, freshLine, swapCards(0, 51)), false, nil},
+		{"comments, blank lines, CRLF", "# made by hand\r\n\r\n" + freshLine + "\r\n  \n# the end\n" + swapCards(0, 51) + "\r\n", false, nil},
+		{"lower case and T", freshLine + "\n" + lower + "\n", false, nil},
+		{"tabs and runs of spaces", strings.ReplaceAll(freshLine, " ", " \t ") + "\n" + swapCards(0, 51), false, nil},
+		{"rank-only", rankOnly + "\n" + rankOnly, true, nil},
+		{"rank-only with spaces", strings.Join(strings.Split(rankOnly, ""), " ") + "\n" + rankOnly, true, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := ReadCorpus(strings.NewReader(tt.in), "c.txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(c.Decks) != 2 || c.Kind != Standard52 || c.RankOnly != tt.rankOnly {
+				t.Fatalf("got %d decks of %s, rank-only %v", len(c.Decks), c.Kind, c.RankOnly)
+			}
+			// Rank-only decks get suits S, H, D, C by occurrence: the fresh deck.
+			if diff := cmp.Diff(Standard52.NewDeck(), c.Decks[0]); diff != "" {
+				t.Errorf("deck 1 (-want +got):\n%s", diff)
+			}
+			ds, err := ReadCalculationDecks(strings.NewReader(tt.in), "c.txt")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ds[0].String(); got != rankOnly {
+				t.Errorf("ReadCalculationDecks deck 1 = %s, want %s", got, rankOnly)
+			}
+		})
+	}
+}
+
+func TestReadCalculationDecksKind(t *testing.T) {
+	in := corpusFile("# kind tcg60\n", TCG60.FormatDeck(TCG60.NewDeck()))
+	_, err := ReadCalculationDecks(strings.NewReader(in), "t.txt")
+	if want := "t.txt line 2: a 60-card deck: Calculation needs standard52"; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	_, err = ReadCalculationDecks(strings.NewReader("# kind set64\n"), "t.txt")
+	if want := "t.txt line 1: deck kind set64: Calculation needs standard52"; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+}
+
+// The checksum is the SHA-256 of the deck lines, each with "\n", as documented
+// (grep -v '^#' FILE | sha256sum).
+func TestChecksumDefinition(t *testing.T) {
+	c, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 3, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.MarshalText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body []byte
+	var sumLine string
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		if strings.HasPrefix(l, "# sha256 ") {
+			sumLine = strings.TrimSpace(strings.TrimPrefix(l, "# sha256 "))
+		}
+		if !strings.HasPrefix(l, "#") {
+			body = append(body, l...)
+		}
+	}
+	sum := sha256.Sum256(body)
+	if got := hex.EncodeToString(sum[:]); got != sumLine {
+		t.Errorf("header sha256 %s, sha256 of the deck lines %s", sumLine, got)
+	}
+}
+
+func TestGenerateDeterministic(t *testing.T) {
+	// One generator consumed in deck order: the first k decks of a longer
+	// corpus are the corpus of k decks.
+	long, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 42, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 42, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(long.Decks[:7], short.Decks); diff != "" {
+		t.Errorf("prefix differs:\n%s", diff)
+	}
+	other, _ := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 43, 7)
+	if cmp.Equal(other.Decks, short.Decks) {
+		t.Error("seeds 42 and 43 gave the same decks")
+	}
+	// By hand: deck j continues the same generator.
+	r := NewRand(42)
+	for j := range 3 {
+		d := Standard52.NewDeck()
+		Uniform{}.Shuffle(d, r)
+		if !slices.Equal(d, long.Decks[j]) {
+			t.Errorf("deck %d is not the %d-th shuffle of NewRand(42)", j+1, j+1)
+		}
+	}
+}
+
+func TestGenerateErrors(t *testing.T) {
+	if _, err := GenerateCorpus(TCG60, DefaultDealSpec(), 1, 1); err == nil {
+		t.Error("a deal of tcg60 decks was accepted")
+	}
+	if _, err := GenerateCorpus(Kind(0), ShuffleGenerator{Uniform{}}, 1, 1); err == nil {
+		t.Error("kind 0 was accepted")
+	}
+	if _, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 1, -1); err == nil {
+		t.Error("count -1 was accepted")
+	}
+}
+
+// TestCorpusGolden pins the file format and the generators: a few decks of
+// every kind, and a rank-only corpus, byte for byte.
+func TestCorpusGolden(t *testing.T) {
+	p := DefaultParams()
+	tests := []struct {
+		file     string
+		kind     Kind
+		gen      string
+		rankOnly bool
+	}{
+		{"standard52-U.txt", Standard52, "shuffle U", false},
+		{"standard52-U-rankonly.txt", Standard52, "shuffle U", true},
+		{"tcg60-U.txt", TCG60, "shuffle U", false},
+		{"set64-U.txt", Set64, "shuffle U", false},
+		{"standard52-deal.txt", Standard52, "deal players=4,adjust=30,target=pairs", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			g, err := ParseGenerator(tt.gen, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := GenerateCorpus(tt.kind, g, 2026, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.RankOnly = tt.rankOnly
+			b, err := c.MarshalText()
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkCorpusGolden(t, "corpus", tt.file, b)
+			back, err := ReadCorpus(bytes.NewReader(b), tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := Verify(back, p); err != nil {
+				t.Errorf("Verify: %v", err)
+			}
+		})
+	}
+}
+
+func TestVerifyDetects(t *testing.T) {
+	p := DefaultParams()
+	c, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 5, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Verify(c, p); err != nil {
+		t.Fatalf("fresh corpus: %v", err)
+	}
+	d := c.Decks[6]
+	d[3], d[40] = d[40], d[3]
+	err = Verify(c, p)
+	if err == nil || !strings.HasPrefix(err.Error(), "deck 7 card 4: ") {
+		t.Errorf("swapped cards: %v", err)
+	}
+	c.Generator = "shuffle u"
+	if err := Verify(c, p); err == nil || !strings.Contains(err.Error(), "canonical") {
+		t.Errorf("non-canonical generator: %v", err)
+	}
+	c.Generator = "stir"
+	if err := Verify(c, p); err == nil {
+		t.Error("unknown generator verified")
+	}
+	c.Generator = ""
+	if err := Verify(c, p); err == nil {
+		t.Error("no generator verified")
+	}
+}
+
+func TestWriteCorpusFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.txt")
+	c, err := GenerateCorpus(Set64, ShuffleGenerator{Uniform{}}, 1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteCorpusFile(path, c); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("directory holds %d files, want only c.txt (no temporary left)", len(entries))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	back, err := ReadCorpus(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(c.Decks, back.Decks); diff != "" {
+		t.Error(diff)
+	}
+	bad := &Corpus{Kind: Standard52, Decks: [][]int{{1, 2}}}
+	if err := WriteCorpusFile(filepath.Join(dir, "bad.txt"), bad); err == nil {
+		t.Error("a 2-card deck was written")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("a failed write left %d files", len(entries))
+	}
+}
+
+// FuzzReadCorpus: whatever ReadCorpus accepts, it writes back as a file that
+// reads to the same corpus and writes to the same bytes.
+func FuzzReadCorpus(f *testing.F) {
+	c, _ := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 1, 2)
+	b, _ := c.MarshalText()
+	f.Add(string(b))
+	c.RankOnly = true
+	b, _ = c.MarshalText()
+	f.Add(string(b))
+	for _, k := range []Kind{TCG60, Set64} {
+		c, _ := GenerateCorpus(k, ShuffleGenerator{Uniform{}}, 1, 2)
+		b, _ := c.MarshalText()
+		f.Add(string(b))
+	}
+	f.Add(freshLine + "\n# note\n\n" + strings.ToLower(freshLine))
+	f.Add("# kind set64\n" + Set64.FormatDeck(Set64.NewDeck()))
+	f.Fuzz(func(t *testing.T, in string) {
+		c1, err := ReadCorpus(strings.NewReader(in), "fuzz")
+		if err != nil {
+			return
+		}
+		b1, err := c1.MarshalText()
+		if err != nil {
+			t.Fatalf("accepted input does not write: %v", err)
+		}
+		c2, err := ReadCorpus(bytes.NewReader(b1), "again")
+		if err != nil {
+			t.Fatalf("written corpus does not read: %v\n%s", err, b1)
+		}
+		if c1.Kind != c2.Kind || c1.Generator != c2.Generator || c1.RankOnly != c2.RankOnly ||
+			(c1.Generator != "" && c1.Seed != c2.Seed) || !cmp.Equal(c1.Decks, c2.Decks) {
+			t.Fatalf("round trip changed the corpus:\n%+v\n%+v", c1, c2)
+		}
+		b2, _ := c2.MarshalText()
+		if !bytes.Equal(b1, b2) {
+			t.Fatal("second write differs")
+		}
+		if c2.Checksum != hexSum(bodyOf(b1)) {
+			t.Fatal("checksum is not that of the deck lines")
+		}
+	})
+}
+
+func bodyOf(b []byte) []byte {
+	var out []byte
+	for _, l := range bytes.SplitAfter(b, []byte("\n")) {
+		if len(l) > 0 && l[0] != '#' {
+			out = append(out, l...)
+		}
+	}
+	return out
+}
+
+func hexSum(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// uniformFile is a 30,000-deck uniform corpus file, the size of the shipped one.
+func uniformFile(b *testing.B) []byte {
+	c, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 20021001, 30000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := c.MarshalText()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return data
+}
+
+func BenchmarkReadCalculationDecks(b *testing.B) {
+	data := uniformFile(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var ds []solver.Deck
+	for b.Loop() {
+		var err error
+		ds, err = ReadCalculationDecks(bytes.NewReader(data), "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/corpus")
+	b.ReportMetric(float64(len(ds))*float64(b.N)/b.Elapsed().Seconds(), "decks/s")
+}
+
+func BenchmarkReadCorpus(b *testing.B) {
+	data := uniformFile(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ReadCorpus(bytes.NewReader(data), "bench"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(30000)*float64(b.N)/b.Elapsed().Seconds(), "decks/s")
+}
+
+func BenchmarkGenerateCorpus(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 1, 30000); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(30000)*float64(b.N)/b.Elapsed().Seconds(), "decks/s")
+}

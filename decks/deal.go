@@ -1,0 +1,593 @@
+package decks
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Deal generators (SPEC §7, seed 002; docs/corpora.md "Deal generators").
+//
+// A standard52 deck is shuffled uniformly (the U model, so the dealt stock is
+// exactly deck j of "shuffle U" with the same seed), dealt round-robin to P
+// players (card k, 0-based from the top, goes to player k mod P as the
+// player's next slot), then adjusted by |adjust| exchanges, then gathered
+// back into a stock.
+//
+// An exchange is one swap of one card between two players. Exchange e
+// (e = 0, 1, …) is made by the active player i = e mod P: among every pair
+// (card x in i's hand, card y in another player's hand) it takes the swap
+// with the best change of the objective, summed over both hands (ties: the
+// best change for i alone, then the first in scan order: i's slots in
+// order, then the other players from i+1 on, their slots in order). With
+// adjust > 0 "best" is the largest increase, with adjust < 0 the largest
+// decrease; if no swap changes the objective in the wanted direction the
+// exchange is skipped (it still counts). y takes x's slot and x takes y's.
+// No randomness is used after the shuffle, and the objective summed over the
+// hands moves monotonically with |adjust| for every deal.
+
+// Objective is a per-hand quantity a deal adjustment drives up or down.
+type Objective uint8
+
+// The objectives. Ranks and suits are those of standard52 identities.
+const (
+	// Pairs is Σ over ranks of C(c,2), c the number of cards of the rank in
+	// the hand: a pair counts 1, a triple 3, a quad 6.
+	Pairs Objective = iota + 1
+	// Runs counts links: two cards of the same suit with consecutive ranks
+	// (A–2 … Q–K; K–A does not wrap). A same-suit run of length L has L−1.
+	Runs
+	// Suits is Σ over suits of c², c the cards of the suit: concentration in
+	// few suits, the reading of seed 002's "keep the most common suit".
+	Suits
+)
+
+var objectiveNames = [...]string{Pairs: "pairs", Runs: "runs", Suits: "suits"}
+
+func (o Objective) String() string {
+	if o < Pairs || o > Suits {
+		return fmt.Sprintf("Objective(%d)", uint8(o))
+	}
+	return objectiveNames[o]
+}
+
+// Target is what an adjustment optimises: one or more objectives, either
+// summed with equal weight ("pairs+runs") or by priority ("pairs>runs": the
+// first decides, the next only breaks its ties).
+type Target struct {
+	Objectives []Objective
+	Priority   bool
+}
+
+// ParseTarget reads a target: an objective (pairs, runs, suits), several
+// joined by '+' (summed) or by '>' (priority, first highest), or "both" for
+// pairs+runs.
+func ParseTarget(s string) (Target, error) {
+	if s == "both" {
+		return Target{Objectives: []Objective{Pairs, Runs}}, nil
+	}
+	sep := "+"
+	if strings.Contains(s, ">") {
+		if strings.Contains(s, "+") {
+			return Target{}, fmt.Errorf("target %q: use either + (sum) or > (priority), not both", s)
+		}
+		sep = ">"
+	}
+	var t Target
+	t.Priority = sep == ">"
+	for _, name := range strings.Split(s, sep) {
+		o := Objective(0)
+		for k := Pairs; k <= Suits; k++ {
+			if objectiveNames[k] == name {
+				o = k
+			}
+		}
+		if o == 0 {
+			return Target{}, fmt.Errorf("target %q: unknown objective %q (want pairs, runs, suits, or both)", s, name)
+		}
+		for _, prev := range t.Objectives {
+			if prev == o {
+				return Target{}, fmt.Errorf("target %q: %s named twice", s, name)
+			}
+		}
+		t.Objectives = append(t.Objectives, o)
+	}
+	return t, nil
+}
+
+func (t Target) String() string {
+	sep := "+"
+	if t.Priority {
+		sep = ">"
+	}
+	names := make([]string, len(t.Objectives))
+	for i, o := range t.Objectives {
+		names[i] = o.String()
+	}
+	return strings.Join(names, sep)
+}
+
+// Gather says how adjusted hands go back into a stock.
+type Gather uint8
+
+const (
+	// GatherHands stacks the hands: player 1's slots in order, then player 2's, …
+	GatherHands Gather = iota + 1
+	// GatherInterleave undoes the deal: stock card k is slot k/P of player
+	// k mod P, so with no exchange the stock is the shuffled deck itself.
+	GatherInterleave
+)
+
+func (g Gather) String() string {
+	switch g {
+	case GatherHands:
+		return "hands"
+	case GatherInterleave:
+		return "interleave"
+	}
+	return fmt.Sprintf("Gather(%d)", uint8(g))
+}
+
+// Limits of a deal spec (SPEC §7).
+const (
+	MinPlayers = 3
+	MaxPlayers = 5
+	MaxAdjust  = 100
+)
+
+// DealSpec is a deal generator (SPEC §7). It implements Generator for
+// standard52.
+type DealSpec struct {
+	Players int    // 3..5
+	Adjust  int    // −100..100: exchanges; > 0 more biased, < 0 less, 0 none
+	Target  Target // what the exchanges optimise
+	Gather  Gather // how the hands become a stock
+}
+
+// DefaultDealSpec is players=4,adjust=0,target=pairs,gather=hands.
+func DefaultDealSpec() DealSpec {
+	return DealSpec{Players: 4, Adjust: 0, Target: Target{Objectives: []Objective{Pairs}}, Gather: GatherHands}
+}
+
+// ParseDealSpec reads comma-separated key=value settings, each optional
+// (defaults from DefaultDealSpec), each at most once:
+//
+//	players=3..5  adjust=-100..100  target=TARGET (see ParseTarget)  gather=hands|interleave
+//
+// e.g. "players=4,adjust=50,target=pairs". Spaces around items are ignored.
+func ParseDealSpec(s string) (DealSpec, error) {
+	d := DefaultDealSpec()
+	seen := map[string]bool{}
+	if strings.TrimSpace(s) == "" {
+		return d, nil
+	}
+	for _, item := range strings.Split(s, ",") {
+		item = strings.TrimSpace(item)
+		key, val, ok := strings.Cut(item, "=")
+		if !ok {
+			return d, fmt.Errorf("deal spec %q: item %q is not key=value", s, item)
+		}
+		if seen[key] {
+			return d, fmt.Errorf("deal spec %q: %s given twice", s, key)
+		}
+		seen[key] = true
+		switch key {
+		case "players":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < MinPlayers || n > MaxPlayers {
+				return d, fmt.Errorf("deal spec %q: players=%s: want %d..%d", s, val, MinPlayers, MaxPlayers)
+			}
+			d.Players = n
+		case "adjust":
+			n, err := strconv.Atoi(val)
+			if err != nil || n < -MaxAdjust || n > MaxAdjust {
+				return d, fmt.Errorf("deal spec %q: adjust=%s: want an integer -%d..%d", s, val, MaxAdjust, MaxAdjust)
+			}
+			d.Adjust = n
+		case "target":
+			t, err := ParseTarget(val)
+			if err != nil {
+				return d, fmt.Errorf("deal spec %q: %w", s, err)
+			}
+			d.Target = t
+		case "gather":
+			switch val {
+			case "hands":
+				d.Gather = GatherHands
+			case "interleave":
+				d.Gather = GatherInterleave
+			default:
+				return d, fmt.Errorf("deal spec %q: gather=%s: want hands or interleave", s, val)
+			}
+		default:
+			return d, fmt.Errorf("deal spec %q: unknown key %q (want players, adjust, target, gather)", s, key)
+		}
+	}
+	return d, nil
+}
+
+// String is the canonical spec, every key written:
+// "players=4,adjust=50,target=pairs,gather=hands".
+func (d DealSpec) String() string {
+	return fmt.Sprintf("players=%d,adjust=%d,target=%s,gather=%s", d.Players, d.Adjust, d.Target, d.Gather)
+}
+
+// Validate checks the ranges of d.
+func (d DealSpec) Validate() error {
+	if d.Players < MinPlayers || d.Players > MaxPlayers {
+		return fmt.Errorf("deal: %d players, want %d..%d", d.Players, MinPlayers, MaxPlayers)
+	}
+	if d.Adjust < -MaxAdjust || d.Adjust > MaxAdjust {
+		return fmt.Errorf("deal: adjust %d, want -%d..%d", d.Adjust, MaxAdjust, MaxAdjust)
+	}
+	if len(d.Target.Objectives) == 0 {
+		return fmt.Errorf("deal: no target objective")
+	}
+	if d.Gather != GatherHands && d.Gather != GatherInterleave {
+		return fmt.Errorf("deal: invalid gather %d", d.Gather)
+	}
+	return nil
+}
+
+// Spec implements Generator: "deal " and the canonical spec.
+func (d DealSpec) Spec() string { return "deal " + d.String() }
+
+// Supports implements Generator: deals are of standard52 decks.
+func (d DealSpec) Supports(k Kind) bool { return k == Standard52 }
+
+// Generate implements Generator: shuffle deck uniformly with r, deal,
+// adjust, gather back into deck.
+func (d DealSpec) Generate(deck []int, r *rand.Rand) {
+	Uniform{}.Shuffle(deck, r)
+	t := NewTable(deck, d.Players)
+	t.Adjust(d.Adjust, d.Target)
+	t.Gather(deck, d.Gather)
+}
+
+// Table is a deal in progress: the players' hands and, for the exchanges,
+// each hand's rank counts and per-suit rank masks.
+type Table struct {
+	Hands [][]int // Hands[p] is player p's hand (0-based players), slots in deal order
+	count [MaxPlayers][13]int8
+	suit  [MaxPlayers][4]uint16 // bit r set when the hand holds rank r+1 of the suit
+	nsuit [MaxPlayers][4]int8
+	// Swaps is the number of exchanges that swapped cards.
+	Swaps int
+	next  int // the next exchange's number, for the active player
+}
+
+// NewTable deals the standard52 stock round-robin to players players: card
+// k (0-based from the top) goes to player k mod players.
+func NewTable(stock []int, players int) *Table {
+	t := &Table{Hands: make([][]int, players)}
+	for p := range t.Hands {
+		t.Hands[p] = make([]int, 0, (len(stock)+players-1)/players)
+	}
+	for k, id := range stock {
+		p := k % players
+		t.Hands[p] = append(t.Hands[p], id)
+		t.add(p, id)
+	}
+	return t
+}
+
+func (t *Table) add(p, id int) {
+	r, s := id%13, id/13
+	t.count[p][r]++
+	t.suit[p][s] |= 1 << r
+	t.nsuit[p][s]++
+}
+
+func (t *Table) remove(p, id int) {
+	r, s := id%13, id/13
+	t.count[p][r]--
+	t.suit[p][s] &^= 1 << r
+	t.nsuit[p][s]--
+}
+
+// neighbours counts the cards of mask next to rank r (no wrap K–A).
+func neighbours(mask uint16, r int) int {
+	return bits.OnesCount16(mask & (1<<(r+1) | 1<<r>>1) & 0x1fff)
+}
+
+// delta is the change of objective o for player p giving card give and
+// receiving card get.
+func (t *Table) delta(o Objective, p, give, get int) int {
+	ra, sa := give%13, give/13
+	rb, sb := get%13, get/13
+	switch o {
+	case Pairs:
+		same := 0
+		if ra == rb {
+			same = 1
+		}
+		return -(int(t.count[p][ra]) - 1) + int(t.count[p][rb]) - same
+	case Runs:
+		m := t.suit[p][sa]
+		d := -neighbours(m, ra)
+		if sb == sa {
+			m &^= 1 << ra
+		} else {
+			m = t.suit[p][sb]
+		}
+		return d + neighbours(m, rb)
+	case Suits:
+		same := 0
+		if sa == sb {
+			same = 1
+		}
+		return -(2*int(t.nsuit[p][sa]) - 1) + 2*(int(t.nsuit[p][sb])-same) + 1
+	}
+	return 0
+}
+
+// maxObjectives bounds the objectives of a target (there are three).
+const maxObjectives = 3
+
+// score is a swap's value: the target's key (one value when summed, one per
+// objective under priority) for both hands, then for the active player.
+type score struct {
+	both, own [maxObjectives]int
+	n         int
+}
+
+// better reports whether a beats b: lexicographic on both, then on own.
+func (a *score) better(b *score) bool {
+	for k := 0; k < a.n; k++ {
+		if a.both[k] != b.both[k] {
+			return a.both[k] > b.both[k]
+		}
+	}
+	for k := 0; k < a.n; k++ {
+		if a.own[k] != b.own[k] {
+			return a.own[k] > b.own[k]
+		}
+	}
+	return false
+}
+
+// improves reports whether the swap moves the target the wanted way.
+func (a *score) improves() bool {
+	for k := 0; k < a.n; k++ {
+		if a.both[k] != 0 {
+			return a.both[k] > 0
+		}
+	}
+	return false
+}
+
+func (t *Table) score(tg Target, sign, i, x, j, y int) score {
+	var s score
+	for k, o := range tg.Objectives {
+		di := sign * t.delta(o, i, x, y)
+		dj := sign * t.delta(o, j, y, x)
+		slot := k
+		if !tg.Priority {
+			slot = 0
+		}
+		s.both[slot] += di + dj
+		s.own[slot] += di
+	}
+	s.n = 1
+	if tg.Priority {
+		s.n = len(tg.Objectives)
+	}
+	return s
+}
+
+// Exchange makes the next exchange toward tg (sign +1: increase, −1:
+// decrease) and reports whether cards were swapped.
+func (t *Table) Exchange(tg Target, sign int) bool {
+	P := len(t.Hands)
+	i := t.next % P
+	t.next++
+	var best score
+	bx, bj, by := -1, -1, -1
+	for xs, x := range t.Hands[i] {
+		for dj := 1; dj < P; dj++ {
+			j := (i + dj) % P
+			for ys, y := range t.Hands[j] {
+				s := t.score(tg, sign, i, x, j, y)
+				if !s.improves() {
+					continue
+				}
+				if bx < 0 || s.better(&best) {
+					best, bx, bj, by = s, xs, j, ys
+				}
+			}
+		}
+	}
+	if bx < 0 {
+		return false
+	}
+	x, y := t.Hands[i][bx], t.Hands[bj][by]
+	t.remove(i, x)
+	t.remove(bj, y)
+	t.add(i, y)
+	t.add(bj, x)
+	t.Hands[i][bx], t.Hands[bj][by] = y, x
+	t.Swaps++
+	return true
+}
+
+// Adjust makes |adjust| exchanges toward tg: more biased for adjust > 0,
+// less for adjust < 0. It stops early once P exchanges in a row were
+// skipped, since nothing changes any more.
+func (t *Table) Adjust(adjust int, tg Target) {
+	sign, n := 1, adjust
+	if adjust < 0 {
+		sign, n = -1, -adjust
+	}
+	idle := 0
+	for e := 0; e < n && idle < len(t.Hands); e++ {
+		if t.Exchange(tg, sign) {
+			idle = 0
+		} else {
+			idle++
+		}
+	}
+}
+
+// Gather writes the hands back into stock (len 52) in order g.
+func (t *Table) Gather(stock []int, g Gather) {
+	k := 0
+	if g == GatherInterleave {
+		P := len(t.Hands)
+		for k = range stock {
+			stock[k] = t.Hands[k%P][k/P]
+		}
+		return
+	}
+	for _, h := range t.Hands {
+		k += copy(stock[k:], h)
+	}
+}
+
+// HandStats are the per-hand measures of SPEC §7.
+type HandStats struct {
+	Pairs, Triples, Quads int // ranks held exactly 2, 3, 4 times
+	Runs                  int // maximal same-suit runs of 3+ consecutive ranks (no K–A wrap)
+	Links                 int // the Runs objective: same-suit consecutive-rank pairs
+	PairScore             int // the Pairs objective: Σ C(c,2)
+	SuitSq                int // the Suits objective: Σ over suits of (cards of the suit)²
+	TopSuit               int // cards of the hand's most common suit
+}
+
+// MeasureHand returns the SPEC §7 measures of a standard52 hand.
+func MeasureHand(hand []int) HandStats {
+	var st HandStats
+	var count [13]int
+	var suit [4]uint16
+	var nsuit [4]int
+	for _, id := range hand {
+		count[id%13]++
+		suit[id/13] |= 1 << (id % 13)
+		nsuit[id/13]++
+	}
+	for _, c := range count {
+		switch c {
+		case 2:
+			st.Pairs++
+		case 3:
+			st.Triples++
+		case 4:
+			st.Quads++
+		}
+		st.PairScore += c * (c - 1) / 2
+	}
+	for s, m := range suit {
+		st.TopSuit = max(st.TopSuit, nsuit[s])
+		st.SuitSq += nsuit[s] * nsuit[s]
+		st.Links += bits.OnesCount16(m & (m >> 1))
+		run := 0
+		for r := 0; r <= 13; r++ {
+			if r < 13 && m&(1<<r) != 0 {
+				run++
+				continue
+			}
+			if run >= 3 {
+				st.Runs++
+			}
+			run = 0
+		}
+	}
+	return st
+}
+
+// DealMeans are per-hand means of HandStats over many deals.
+type DealMeans struct {
+	Adjust                            int
+	Deals, Hands                      int
+	Swaps                             float64 // mean exchanges per deal that swapped cards
+	Pairs, Triples, Quads, Runs       float64
+	Links, PairScore, SuitSq, TopSuit float64
+}
+
+// DealStats deals `deals` decks to `players` players and, for every value in
+// adjusts, adjusts each deal toward tg and averages the hands' measures. The
+// decks are those of "shuffle U" with seed (one NewRand(seed) consumed in
+// deal order), and every adjust value starts from the same deals, so the
+// values are compared on common decks. Since an adjustment of k exchanges is
+// the first k exchanges of a longer one, each deal is adjusted once per sign.
+func DealStats(players int, tg Target, adjusts []int, deals int, seed uint64) ([]DealMeans, error) {
+	if players < MinPlayers || players > MaxPlayers {
+		return nil, fmt.Errorf("%d players, want %d..%d", players, MinPlayers, MaxPlayers)
+	}
+	if len(tg.Objectives) == 0 {
+		return nil, fmt.Errorf("no target objective")
+	}
+	if deals <= 0 {
+		return nil, fmt.Errorf("%d deals, want at least 1", deals)
+	}
+	for _, a := range adjusts {
+		if a < -MaxAdjust || a > MaxAdjust {
+			return nil, fmt.Errorf("adjust %d, want -%d..%d", a, MaxAdjust, MaxAdjust)
+		}
+	}
+	type acc struct {
+		swaps                             int
+		pairs, triples, quads, runs       int
+		links, pairScore, suitSq, topSuit int
+	}
+	sums := make([]acc, len(adjusts))
+	r := NewRand(seed)
+	stock := make([]int, 52)
+	for range deals {
+		for i := range stock {
+			stock[i] = i
+		}
+		Uniform{}.Shuffle(stock, r)
+		for _, sign := range []int{1, -1} {
+			// The adjust values of this sign (and 0 with the positive ones), by size.
+			var idx []int
+			for i, a := range adjusts {
+				if (sign > 0 && a >= 0) || (sign < 0 && a < 0) {
+					idx = append(idx, i)
+				}
+			}
+			slices.SortFunc(idx, func(x, y int) int { return sign*adjusts[x] - sign*adjusts[y] })
+			t := NewTable(stock, players)
+			done, idle := 0, 0
+			for _, i := range idx {
+				for ; done < sign*adjusts[i] && idle < players; done++ {
+					if t.Exchange(tg, sign) {
+						idle = 0
+					} else {
+						idle++
+					}
+				}
+				s := &sums[i]
+				s.swaps += t.Swaps
+				for _, h := range t.Hands {
+					m := MeasureHand(h)
+					s.pairs += m.Pairs
+					s.triples += m.Triples
+					s.quads += m.Quads
+					s.runs += m.Runs
+					s.links += m.Links
+					s.pairScore += m.PairScore
+					s.suitSq += m.SuitSq
+					s.topSuit += m.TopSuit
+				}
+			}
+		}
+	}
+	out := make([]DealMeans, len(adjusts))
+	for i, s := range sums {
+		hands := float64(deals * players)
+		out[i] = DealMeans{
+			Adjust: adjusts[i], Deals: deals, Hands: deals * players,
+			Swaps:   float64(s.swaps) / float64(deals),
+			Pairs:   float64(s.pairs) / hands,
+			Triples: float64(s.triples) / hands,
+			Quads:   float64(s.quads) / hands,
+			Runs:    float64(s.runs) / hands,
+			Links:   float64(s.links) / hands, PairScore: float64(s.pairScore) / hands,
+			SuitSq: float64(s.suitSq) / hands, TopSuit: float64(s.topSuit) / hands,
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,334 @@
+package decks
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseDealSpec(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		{"", "players=4,adjust=0,target=pairs,gather=hands"},
+		{"players=4,adjust=50,target=pairs", "players=4,adjust=50,target=pairs,gather=hands"},
+		{" players=3 , adjust=-100 ", "players=3,adjust=-100,target=pairs,gather=hands"},
+		{"players=5,adjust=100,target=runs,gather=interleave", "players=5,adjust=100,target=runs,gather=interleave"},
+		{"target=both", "players=4,adjust=0,target=pairs+runs,gather=hands"},
+		{"target=runs>pairs", "players=4,adjust=0,target=runs>pairs,gather=hands"},
+		{"target=suits+runs+pairs", "players=4,adjust=0,target=suits+runs+pairs,gather=hands"},
+	}
+	for _, tt := range tests {
+		d, err := ParseDealSpec(tt.in)
+		if err != nil {
+			t.Errorf("ParseDealSpec(%q): %v", tt.in, err)
+			continue
+		}
+		if got := d.String(); got != tt.want {
+			t.Errorf("ParseDealSpec(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+		// The canonical form reads back to itself, and as a generator spec.
+		again, err := ParseDealSpec(d.String())
+		if err != nil || again.String() != d.String() {
+			t.Errorf("%s does not read back: %v, %v", d, again, err)
+		}
+		g, err := ParseGenerator(d.Spec(), DefaultParams())
+		if err != nil || g.Spec() != d.Spec() {
+			t.Errorf("ParseGenerator(%q) = %v, %v", d.Spec(), g, err)
+		}
+	}
+}
+
+func TestParseDealSpecErrors(t *testing.T) {
+	tests := []struct {
+		in, want string
+	}{
+		{"players=2", "players=2: want 3..5"},
+		{"players=6", "players=6: want 3..5"},
+		{"players=four", "players=four: want 3..5"},
+		{"adjust=101", "adjust=101: want an integer -100..100"},
+		{"adjust=-101", "adjust=-101: want an integer -100..100"},
+		{"adjust=1.5", "adjust=1.5: want an integer"},
+		{"target=flush", `unknown objective "flush"`},
+		{"target=pairs+runs>suits", "use either + (sum) or > (priority)"},
+		{"target=pairs+pairs", "pairs named twice"},
+		{"target=", `unknown objective ""`},
+		{"gather=shuffle", "gather=shuffle: want hands or interleave"},
+		{"players=4,players=5", "players given twice"},
+		{"players", `item "players" is not key=value`},
+		{"players=4,", `item "" is not key=value`},
+		{"seats=4", `unknown key "seats"`},
+	}
+	for _, tt := range tests {
+		_, err := ParseDealSpec(tt.in)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ParseDealSpec(%q): %v, want an error containing %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+func TestMeasureHand(t *testing.T) {
+	tests := []struct {
+		hand string
+		want HandStats
+	}{
+		{"AS 2S 3S 5H 5D 5C 9D 9C KC QC JC 0C 4H",
+			HandStats{Pairs: 1, Triples: 1, Runs: 2, Links: 2 + 1 + 4, PairScore: 4, SuitSq: 9 + 4 + 4 + 36, TopSuit: 6}},
+		// K–A does not wrap: Q K A of spades is one link and no run.
+		{"QS KS AS 2H 4H 6H 8H 0H QH 3D 3C 3H 7C",
+			HandStats{Pairs: 1, Triples: 1, Runs: 1, Links: 1 + 2, PairScore: 1 + 3, SuitSq: 9 + 49 + 1 + 4, TopSuit: 7}},
+		{"AS AH AD AC 2S 2H 2D 2C 3S 3H 3D 3C 4S",
+			HandStats{Quads: 3, Runs: 4, Links: 3 + 2 + 2 + 2, PairScore: 18, SuitSq: 16 + 9 + 9 + 9, TopSuit: 4}},
+		{"AS 2S 3S 4S 5S 6S 7S 8S 9S 0S JS QS KS",
+			HandStats{Runs: 1, Links: 12, SuitSq: 169, TopSuit: 13}},
+	}
+	for _, tt := range tests {
+		var hand []int
+		for _, c := range strings.Fields(tt.hand) {
+			id, err := Standard52.ParseCard(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hand = append(hand, id)
+		}
+		if diff := cmp.Diff(tt.want, MeasureHand(hand)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.hand, diff)
+		}
+	}
+}
+
+// objectiveOf recomputes an objective from scratch.
+func objectiveOf(o Objective, hand []int) int {
+	m := MeasureHand(hand)
+	switch o {
+	case Pairs:
+		return m.PairScore
+	case Runs:
+		return m.Links
+	}
+	return m.SuitSq
+}
+
+// TestDelta checks the incremental objective changes against recomputation,
+// for every possible swap of a few deals.
+func TestDelta(t *testing.T) {
+	r := NewRand(11)
+	for range 3 {
+		stock := Standard52.NewDeck()
+		Uniform{}.Shuffle(stock, r)
+		tb := NewTable(stock, 4)
+		for _, o := range []Objective{Pairs, Runs, Suits} {
+			for xs, x := range tb.Hands[0] {
+				for ys, y := range tb.Hands[2] {
+					h := slices.Clone(tb.Hands[0])
+					h[xs] = y
+					want := objectiveOf(o, h) - objectiveOf(o, tb.Hands[0])
+					if got := tb.delta(o, 0, x, y); got != want {
+						t.Fatalf("%s: giving %s for %s: delta %d, want %d", o, Standard52.FormatCard(x), Standard52.FormatCard(y), got, want)
+					}
+					_ = ys
+				}
+			}
+		}
+	}
+}
+
+func targetSum(tg Target, hands [][]int) []int {
+	out := make([]int, len(tg.Objectives))
+	for k, o := range tg.Objectives {
+		for _, h := range hands {
+			out[k] += objectiveOf(o, h)
+		}
+	}
+	if !tg.Priority {
+		s := 0
+		for _, v := range out {
+			s += v
+		}
+		return []int{s}
+	}
+	return out
+}
+
+// TestExchangeMonotone: every swap moves the target (summed over the hands,
+// lexicographically under priority) strictly the wanted way, keeps the deck
+// a permutation and the hand sizes.
+func TestExchangeMonotone(t *testing.T) {
+	targets := []string{"pairs", "runs", "suits", "both", "runs>pairs", "pairs>suits"}
+	r := NewRand(3)
+	for _, ts := range targets {
+		tg, err := ParseTarget(ts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, players := range []int{3, 4, 5} {
+			for _, sign := range []int{1, -1} {
+				stock := Standard52.NewDeck()
+				Uniform{}.Shuffle(stock, r)
+				tb := NewTable(stock, players)
+				sizes := make([]int, players)
+				for p := range sizes {
+					sizes[p] = len(tb.Hands[p])
+				}
+				prev := targetSum(tg, tb.Hands)
+				for e := range 60 {
+					swapped := tb.Exchange(tg, sign)
+					cur := targetSum(tg, tb.Hands)
+					c := slices.Compare(cur, prev) * sign
+					if swapped && c <= 0 || !swapped && c != 0 {
+						t.Fatalf("%s, %d players, sign %d, exchange %d: swapped %v, target %v -> %v", ts, players, sign, e, swapped, prev, cur)
+					}
+					prev = cur
+				}
+				var all []int
+				for p, h := range tb.Hands {
+					if len(h) != sizes[p] {
+						t.Fatalf("hand %d changed size", p)
+					}
+					all = append(all, h...)
+				}
+				slices.Sort(all)
+				if !slices.Equal(all, Standard52.NewDeck()) {
+					t.Fatal("the hands are not the deck any more")
+				}
+			}
+		}
+	}
+}
+
+// TestAdjustZero: with adjust 0 nothing is exchanged. Interleaved, the deal is
+// the uniform deck itself (the decks of "shuffle U" with the same seed);
+// gathered by hands it is those hands, as dealt.
+func TestAdjustZero(t *testing.T) {
+	p := DefaultParams()
+	u, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 99, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, players := range []int{3, 4, 5} {
+		g, err := ParseGenerator(fmt.Sprintf("deal players=%d,adjust=0,target=both,gather=interleave", players), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := GenerateCorpus(Standard52, g, 99, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(u.Decks, c.Decks); diff != "" {
+			t.Errorf("%d players, interleave: adjust 0 differs from shuffle U:\n%s", players, diff)
+		}
+		g, _ = ParseGenerator(fmt.Sprintf("deal players=%d,adjust=0,target=pairs", players), p)
+		c, _ = GenerateCorpus(Standard52, g, 99, 50)
+		for j, d := range u.Decks {
+			var want []int
+			for pl := range players {
+				for k := pl; k < 52; k += players {
+					want = append(want, d[k])
+				}
+			}
+			if !slices.Equal(want, c.Decks[j]) {
+				t.Fatalf("%d players, hands: deck %d is not the dealt hands in order", players, j+1)
+			}
+		}
+	}
+}
+
+// TestDealControl: on common deals, the target's measures move monotonically
+// with the adjust parameter, and 0 is the random deal. The expected means of
+// a random 13-card hand: pair score 13·C(4,2)·(13·12)/(52·51) ≈ 4.59,
+// links 4·12·(13·12)/(52·51) ≈ 2.82.
+func TestDealControl(t *testing.T) {
+	adjusts := []int{-100, -60, -20, 0, 20, 60, 100}
+	tests := []struct {
+		target  string
+		measure func(m DealMeans) float64
+		random  float64
+	}{
+		{"pairs", func(m DealMeans) float64 { return m.PairScore }, 4.59},
+		// Cards in sets; the number of ranks held twice or more is not monotone
+		// (pairs merge into triples and quads).
+		{"pairs", func(m DealMeans) float64 { return 2*m.Pairs + 3*m.Triples + 4*m.Quads }, -1},
+		{"runs", func(m DealMeans) float64 { return m.Links }, 2.82},
+		{"runs", func(m DealMeans) float64 { return m.Runs }, -1},
+		{"suits", func(m DealMeans) float64 { return m.TopSuit }, -1},
+	}
+	for i, tt := range tests {
+		tg, _ := ParseTarget(tt.target)
+		rows, err := DealStats(4, tg, adjusts, 150, 2002)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []float64
+		for _, row := range rows {
+			got = append(got, tt.measure(row))
+		}
+		for k := 1; k < len(got); k++ {
+			if got[k] < got[k-1] {
+				t.Errorf("case %d (%s): not monotone in adjust %v: %v", i, tt.target, adjusts, got)
+				break
+			}
+		}
+		if got[0] >= got[3] || got[3] >= got[len(got)-1] {
+			t.Errorf("case %d (%s): no effect: %v", i, tt.target, got)
+		}
+		if tt.random > 0 && (got[3] < 0.9*tt.random || got[3] > 1.1*tt.random) {
+			t.Errorf("case %d (%s): adjust 0 gives %.3f, a random deal %.2f", i, tt.target, got[3], tt.random)
+		}
+	}
+}
+
+func TestDealStatsErrors(t *testing.T) {
+	tg, _ := ParseTarget("pairs")
+	for _, c := range []struct {
+		players, deals int
+		adjusts        []int
+	}{{2, 1, []int{0}}, {4, 0, []int{0}}, {4, 1, []int{101}}} {
+		if _, err := DealStats(c.players, tg, c.adjusts, c.deals, 1); err == nil {
+			t.Errorf("DealStats(%+v) succeeded", c)
+		}
+	}
+	if _, err := DealStats(4, Target{}, []int{0}, 1, 1); err == nil {
+		t.Error("an empty target was accepted")
+	}
+}
+
+// FuzzParseDealSpec: a spec that parses has a canonical form that parses to
+// the same spec.
+func FuzzParseDealSpec(f *testing.F) {
+	for _, s := range []string{"", "players=4,adjust=50,target=pairs", "target=runs>pairs,gather=interleave", "adjust=-7,target=both"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		d, err := ParseDealSpec(s)
+		if err != nil {
+			return
+		}
+		if err := d.Validate(); err != nil {
+			t.Fatalf("%q parsed to an invalid spec: %v", s, err)
+		}
+		d2, err := ParseDealSpec(d.String())
+		if err != nil || !cmp.Equal(d, d2) {
+			t.Fatalf("%q -> %s -> %v, %v", s, d, d2, err)
+		}
+	})
+}
+
+func BenchmarkDealGenerate(b *testing.B) {
+	d, err := ParseDealSpec("players=4,adjust=100,target=both")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := NewRand(1)
+	deck := make([]int, 52)
+	b.ReportAllocs()
+	for b.Loop() {
+		for i := range deck {
+			deck[i] = i
+		}
+		d.Generate(deck, r)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decks/s")
+}

@@ -1,0 +1,80 @@
+package tournament_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+
+	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/tournament"
+)
+
+// tableFirst puts the drawn card on a table if one needs it and otherwise on
+// the first stack; it moves a stack top whenever a table needs it.
+type tableFirst struct{}
+
+func (tableFirst) Choose(p *solver.Position) (solver.Move, error) {
+	for s := 0; s < p.Stacks(); s++ {
+		for x := 1; x <= solver.Tables; x++ {
+			if t := p.Top(s); t != 0 && p.Need(x) == t.Rank() {
+				return solver.Move{Kind: solver.StackToTable, Stack: int8(s), Table: int8(x)}, nil
+			}
+		}
+	}
+	for x := 1; x <= solver.Tables; x++ {
+		if p.Need(x) == p.Drawn() {
+			return solver.Move{Kind: solver.ToTable, Table: int8(x)}, nil
+		}
+	}
+	return solver.Move{Kind: solver.ToStack, Stack: 0}, nil
+}
+
+func ExampleEvaluate() {
+	// 200 shuffled decks from a fixed seed.
+	rng := rand.New(rand.NewPCG(1, 2))
+	decks := make([]solver.Deck, 200)
+	for i := range decks {
+		for k := range decks[i] {
+			decks[i][k] = solver.Rank(k%13 + 1)
+		}
+		rng.Shuffle(solver.DeckSize, func(a, b int) { decks[i][a], decks[i][b] = decks[i][b], decks[i][a] })
+	}
+	factory := func() solver.Strategy { return tableFirst{} }
+	rules := solver.Rules{Stacks: 4, Preplaced: true}
+	sum, results, err := tournament.Evaluate(context.Background(), decks, rules, factory, 2)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d/%d won, %.1f cards placed on average\n", sum.Wins, sum.Games, sum.MeanPlaced)
+	// The per-deck records, in deck order whatever the number of workers.
+	_ = tournament.WriteJSONL(os.Stdout, results[:2])
+	// Output:
+	// 0/200 won, 20.4 cards placed on average
+	// {"deck":0,"won":false,"placed":15}
+	// {"deck":1,"won":false,"placed":13}
+}
+
+func ExampleWilson() {
+	// Seed 003's figure: 16,720 wins in 30,000 games.
+	lo, hi := tournament.Wilson(16720, 30000, tournament.Z95)
+	fmt.Printf("55.73 %%, 95 %% CI [%.2f %%, %.2f %%]\n", 100*lo, 100*hi)
+	// Output:
+	// 55.73 %, 95 % CI [55.17 %, 56.29 %]
+}
+
+func ExampleMcNemar() {
+	// Two strategies on the same five decks.
+	a := []tournament.DeckResult{{Deck: 0, Won: true, Placed: 52}, {Deck: 1, Won: true, Placed: 52}, {Deck: 2, Placed: 40}, {Deck: 3, Won: true, Placed: 52}, {Deck: 4, Placed: 12}}
+	b := []tournament.DeckResult{{Deck: 0, Won: true, Placed: 52}, {Deck: 1, Placed: 47}, {Deck: 2, Placed: 30}, {Deck: 3, Placed: 51}, {Deck: 4, Placed: 9}}
+	onlyA, onlyB, p, err := tournament.McNemar(a, b)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// 2 discordant decks, both for A: p = 2·(1/2)² = 0.5, no evidence yet.
+	fmt.Printf("only A won %d, only B won %d, p = %.3f\n", onlyA, onlyB, p)
+	// Output:
+	// only A won 2, only B won 0, p = 0.500
+}

@@ -1,0 +1,124 @@
+package tournament
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Z95 is the standard normal quantile for a two-sided 95 % interval.
+const Z95 = 1.959963984540054
+
+// Wilson returns the Wilson score interval for wins successes in n trials
+// with normal quantile z (Z95 for 95 %): E. B. Wilson, "Probable inference,
+// the law of succession, and statistical inference", JASA 22 (1927) 209–212;
+// it is method 3 of R. G. Newcombe, "Two-sided confidence intervals for the
+// single proportion: comparison of seven methods", Statistics in Medicine 17
+// (1998) 857–872. Unlike the Wald interval p ± z·√(p(1−p)/n) it stays inside
+// [0, 1] and keeps its coverage near 0 and 1. With n = 0 it is [0, 1].
+func Wilson(wins, n int, z float64) (lo, hi float64) {
+	if n <= 0 {
+		return 0, 1
+	}
+	// Products are wrapped in float64() so that no platform fuses them into
+	// FMA instructions: the printed figures must be the same everywhere.
+	nf := float64(n)
+	p := float64(wins) / nf
+	z2 := float64(z * z)
+	denom := 1 + z2/nf
+	center := (p + z2/float64(2*nf)) / denom
+	half := z / denom * math.Sqrt(float64(p*(1-p))/nf+z2/float64(float64(4*nf)*nf))
+	lo, hi = center-half, center+half
+	// At the ends the interval touches 0 or 1 exactly; rounding must not
+	// move it past them.
+	if wins <= 0 {
+		lo = 0
+	}
+	if wins >= n {
+		hi = 1
+	}
+	return max(lo, 0), min(hi, 1)
+}
+
+// Paired is the deck-by-deck comparison of two runs A and B on the same decks.
+type Paired struct {
+	Games   int
+	Both    int // decks both won
+	OnlyA   int // decks A won and B lost
+	OnlyB   int // decks B won and A lost
+	Neither int // decks both lost
+	// P is the two-sided p-value of McNemar's exact test (see McNemar).
+	P float64
+}
+
+// Compare pairs two runs deck by deck. They must cover the same decks in the
+// same order (as Evaluate and ReadJSONL give them).
+func Compare(a, b []DeckResult) (Paired, error) {
+	if len(a) != len(b) {
+		return Paired{}, fmt.Errorf("compare: %d results against %d; the runs must cover the same decks", len(a), len(b))
+	}
+	c := Paired{Games: len(a)}
+	for i := range a {
+		if a[i].Deck != b[i].Deck {
+			return Paired{}, fmt.Errorf("compare: result %d is deck %d in one run and deck %d in the other", i, a[i].Deck, b[i].Deck)
+		}
+		switch {
+		case a[i].Won && b[i].Won:
+			c.Both++
+		case a[i].Won:
+			c.OnlyA++
+		case b[i].Won:
+			c.OnlyB++
+		default:
+			c.Neither++
+		}
+	}
+	c.P = McNemarExact(c.OnlyA, c.OnlyB)
+	return c, nil
+}
+
+// McNemar compares two strategies played on the same decks: onlyA decks won
+// by A alone, onlyB by B alone, and the two-sided p-value of McNemar's exact
+// test that both win equally often. Decks both won or both lost say nothing
+// about which is better; see McNemarExact.
+func McNemar(a, b []DeckResult) (onlyA, onlyB int, p float64, err error) {
+	c, err := Compare(a, b)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	return c.OnlyA, c.OnlyB, c.P, nil
+}
+
+// McNemarExact is the two-sided p-value of McNemar's test in its exact form:
+// under the null hypothesis (both strategies equally strong) each of the
+// n = b + c discordant decks is won by either one with probability 1/2, so
+// p = min(1, 2·P[X ≤ min(b, c)]) with X ~ Binomial(n, 1/2).
+// Q. McNemar, "Note on the sampling error of the difference between correlated
+// proportions or percentages", Psychometrika 12 (1947) 153–157; the exact
+// (binomial) form as in A. Agresti, Categorical Data Analysis, 3rd ed. (2013),
+// ch. 11. With no discordant deck there is no evidence either way: p = 1.
+func McNemarExact(b, c int) float64 {
+	n := b + c
+	if n <= 0 {
+		return 1
+	}
+	k := min(b, c)
+	p := 2 * distuv.Binomial{N: float64(n), P: 0.5}.CDF(float64(k))
+	return min(p, 1)
+}
+
+// McNemarChi2 is the large-sample form of McNemar's test with Edwards's
+// continuity correction, χ² = (|b − c| − 1)² / (b + c) on 1 degree of freedom,
+// and its p-value (A. L. Edwards, Psychometrika 13 (1948) 185–187). The exact test (McNemarExact) is what the tournament uses;
+// this is for comparison with papers that report χ².
+func McNemarChi2(b, c int) (chi2, p float64, err error) {
+	n := b + c
+	if n <= 0 {
+		return 0, 1, errors.New("mcnemar: no discordant pairs")
+	}
+	d := math.Max(math.Abs(float64(b-c))-1, 0)
+	chi2 = float64(d*d) / float64(n)
+	return chi2, distuv.ChiSquared{K: 1}.Survival(chi2), nil
+}
