@@ -122,7 +122,7 @@ func FindCycle(p *solver.Position) *Cycle {
 	if rem == 0 {
 		return nil
 	}
-	return g.explain(p, g.shortestCycleIn(rem), -1, 0)
+	return g.explain(p, g.shortestCycleIn(rem), noNode, 0)
 }
 
 // Exact reports whether stacking rank y on stack s, assigned to table x,
@@ -134,34 +134,36 @@ func FindCycle(p *solver.Position) *Cycle {
 // whatever the move. A card that is not assigned (x == 0) adds no node, and
 // neither does a move the rules refuse because slot (x, y) is filled or
 // reserved (see solver.Position.Check): Exact then reports p's own state.
-// s must be one of p's stacks.
+// s must be one of p's stacks (0 ≤ s < p.Stacks()); Exact panics otherwise.
 //
 // It costs one pass over the stacked cards and a topological sort of at most
 // 52 nodes, with no allocation unless there is a cycle to explain.
 func Exact(p *solver.Position, y solver.Rank, x, s int) *Cycle {
+	checkStack(p, s)
 	var g graph
 	g.build(p)
 	if x < 1 || x > solver.Tables || !y.Valid() || p.Filled(x, y) || p.Reserved(x, y) {
 		if rem := g.stuck(); rem != 0 {
-			return g.explain(p, g.shortestCycleIn(rem), -1, 0)
+			return g.explain(p, g.shortestCycleIn(rem), noNode, 0)
 		}
 		return nil
 	}
 	v := slot(x, y)
+	nodes, covered, top := g.nodes, g.covered, g.top[s]
 	g.push(v, s)
 	rem := g.stuck()
 	if rem == 0 {
 		return nil
 	}
-	// Rare: rebuild the graph without the move to tell whether p itself was
-	// deadlocked (copying g up front would cost every call).
-	var before graph
-	before.build(p)
-	if old := before.stuck(); old != 0 {
-		c := before.explain(p, before.shortestCycleIn(old), -1, 0)
+	// Was p itself deadlocked? Take the new card away again (below[v] is
+	// then unused: v is no node and no node lies on it).
+	g.nodes, g.covered, g.top[s] = nodes, covered, top
+	if old := g.stuck(); old != 0 {
+		c := g.explain(p, g.shortestCycleIn(old), noNode, 0)
 		c.Existing = true
 		return c
 	}
+	g.push(v, s)
 	// p was acyclic, so every cycle runs through the new card.
 	return g.explain(p, g.shortestCycle(v, rem), v, s)
 }
@@ -169,14 +171,24 @@ func Exact(p *solver.Position, y solver.Rank, x, s int) *Cycle {
 // Closes reports whether stacking rank y on stack s, assigned to table x,
 // would leave p deadlocked: Exact(p, y, x, s) != nil, without building the
 // explanation. It has Partial's signature, so a strategy can hold either in
-// one func value, and it never allocates.
+// one func value, and it never allocates. Like Exact, it panics if s is not
+// one of p's stacks.
 func Closes(p *solver.Position, y solver.Rank, x, s int) bool {
+	checkStack(p, s)
 	var g graph
 	g.build(p)
 	if x >= 1 && x <= solver.Tables && y.Valid() && !p.Filled(x, y) && !p.Reserved(x, y) {
 		g.push(slot(x, y), s)
 	}
 	return g.stuck() != 0
+}
+
+// checkStack panics on a stack index that is not one of p's: a bug in the
+// caller, which would otherwise read as an empty stack and give a wrong answer.
+func checkStack(p *solver.Position, s int) {
+	if s < 0 || s >= p.Stacks() {
+		panic(fmt.Sprintf("deadlock: no stack %d in a position with %d stacks", s, p.Stacks()))
+	}
 }
 
 // explain turns a cycle of nodes into a Cycle, rotated to start with the new

@@ -17,17 +17,18 @@ import (
 // player's next slot), then adjusted by |adjust| exchanges, then gathered
 // back into a stock.
 //
-// An exchange is one swap of one card between two players. Exchange e
-// (e = 0, 1, …) is made by the active player i = e mod P: among every pair
-// (card x in i's hand, card y in another player's hand) it takes the swap
-// with the best change of the objective, summed over both hands (ties: the
-// best change for i alone, then the first in scan order: i's slots in
-// order, then the other players from i+1 on, their slots in order). With
-// adjust > 0 "best" is the largest increase, with adjust < 0 the largest
-// decrease; if no swap changes the objective in the wanted direction the
-// exchange is skipped (it still counts). y takes x's slot and x takes y's.
-// No randomness is used after the shuffle, and the objective summed over the
-// hands moves monotonically with |adjust| for every deal.
+// An exchange is one proposed swap of one card between two players.
+// Exchange e (e = 0, 1, …) is proposed by the active player i = e mod P: a
+// partner j is drawn uniformly from the other players, a slot of i's hand
+// and a slot of j's hand uniformly, in that order. The two cards are swapped
+// (each takes the other's slot) only if that moves the target the wanted
+// way — its value summed over the two hands goes up for adjust > 0, down
+// for adjust < 0 (under a priority, lexicographically); otherwise the
+// exchange is refused, and still counts. The draws come from
+// ExchangeRand(stock), not from the corpus generator. So the target summed
+// over the hands moves monotonically with |adjust| for every deal, the
+// effect grows gradually (improving proposals get rarer as the hands get
+// biased), and adjust 0 is the deal as dealt.
 
 // Objective is a per-hand quantity a deal adjustment drives up or down.
 type Objective uint8
@@ -242,27 +243,30 @@ func (d DealSpec) Supports(k Kind) bool { return k == Standard52 }
 // adjust, gather back into deck.
 func (d DealSpec) Generate(deck []int, r *rand.Rand) {
 	Uniform{}.Shuffle(deck, r)
-	t := NewTable(deck, d.Players)
-	t.Adjust(d.Adjust, d.Target)
+	t := NewDealTable(deck, d.Players)
+	if d.Adjust != 0 {
+		t.Adjust(d.Adjust, d.Target, ExchangeRand(deck))
+	}
 	t.Gather(deck, d.Gather)
 }
 
-// Table is a deal in progress: the players' hands and, for the exchanges,
+// DealTable is a deal in progress: the players' hands and, for the exchanges,
 // each hand's rank counts and per-suit rank masks.
-type Table struct {
+type DealTable struct {
 	Hands [][]int // Hands[p] is player p's hand (0-based players), slots in deal order
 	count [MaxPlayers][13]int8
 	suit  [MaxPlayers][4]uint16 // bit r set when the hand holds rank r+1 of the suit
 	nsuit [MaxPlayers][4]int8
 	// Swaps is the number of exchanges that swapped cards.
 	Swaps int
-	next  int // the next exchange's number, for the active player
+	next  int       // the next exchange's number, for the active player
+	cand  [][2]int8 // scratch: the candidate swaps (slots) of an exchange
 }
 
-// NewTable deals the standard52 stock round-robin to players players: card
+// NewDealTable deals the standard52 stock round-robin to players players: card
 // k (0-based from the top) goes to player k mod players.
-func NewTable(stock []int, players int) *Table {
-	t := &Table{Hands: make([][]int, players)}
+func NewDealTable(stock []int, players int) *DealTable {
+	t := &DealTable{Hands: make([][]int, players)}
 	for p := range t.Hands {
 		t.Hands[p] = make([]int, 0, (len(stock)+players-1)/players)
 	}
@@ -274,14 +278,14 @@ func NewTable(stock []int, players int) *Table {
 	return t
 }
 
-func (t *Table) add(p, id int) {
+func (t *DealTable) add(p, id int) {
 	r, s := id%13, id/13
 	t.count[p][r]++
 	t.suit[p][s] |= 1 << r
 	t.nsuit[p][s]++
 }
 
-func (t *Table) remove(p, id int) {
+func (t *DealTable) remove(p, id int) {
 	r, s := id%13, id/13
 	t.count[p][r]--
 	t.suit[p][s] &^= 1 << r
@@ -295,7 +299,7 @@ func neighbours(mask uint16, r int) int {
 
 // delta is the change of objective o for player p giving card give and
 // receiving card get.
-func (t *Table) delta(o Objective, p, give, get int) int {
+func (t *DealTable) delta(o Objective, p, give, get int) int {
 	ra, sa := give%13, give/13
 	rb, sb := get%13, get/13
 	switch o {
@@ -327,112 +331,90 @@ func (t *Table) delta(o Objective, p, give, get int) int {
 // maxObjectives bounds the objectives of a target (there are three).
 const maxObjectives = 3
 
-// score is a swap's value: the target's key (one value when summed, one per
-// objective under priority) for both hands, then for the active player.
-type score struct {
-	both, own [maxObjectives]int
-	n         int
+// gain is a swap's change of the target, summed over both hands: one value
+// when the objectives are summed, one per objective under priority.
+type gain struct {
+	v [maxObjectives]int
+	n int
 }
 
-// better reports whether a beats b: lexicographic on both, then on own.
-func (a *score) better(b *score) bool {
-	for k := 0; k < a.n; k++ {
-		if a.both[k] != b.both[k] {
-			return a.both[k] > b.both[k]
-		}
-	}
-	for k := 0; k < a.n; k++ {
-		if a.own[k] != b.own[k] {
-			return a.own[k] > b.own[k]
+// improves reports whether the change is positive, lexicographically.
+func (g *gain) improves() bool {
+	for k := 0; k < g.n; k++ {
+		if g.v[k] != 0 {
+			return g.v[k] > 0
 		}
 	}
 	return false
 }
 
-// improves reports whether the swap moves the target the wanted way.
-func (a *score) improves() bool {
-	for k := 0; k < a.n; k++ {
-		if a.both[k] != 0 {
-			return a.both[k] > 0
-		}
-	}
-	return false
-}
-
-func (t *Table) score(tg Target, sign, i, x, j, y int) score {
-	var s score
-	for k, o := range tg.Objectives {
-		di := sign * t.delta(o, i, x, y)
-		dj := sign * t.delta(o, j, y, x)
-		slot := k
-		if !tg.Priority {
-			slot = 0
-		}
-		s.both[slot] += di + dj
-		s.own[slot] += di
-	}
-	s.n = 1
+func (t *DealTable) gain(tg Target, sign, i, x, j, y int) gain {
+	var g gain
+	g.n = 1
 	if tg.Priority {
-		s.n = len(tg.Objectives)
+		g.n = len(tg.Objectives)
 	}
-	return s
+	for k, o := range tg.Objectives {
+		slot := 0
+		if tg.Priority {
+			slot = k
+		}
+		g.v[slot] += sign * (t.delta(o, i, x, y) + t.delta(o, j, y, x))
+	}
+	return g
 }
 
 // Exchange makes the next exchange toward tg (sign +1: increase, −1:
-// decrease) and reports whether cards were swapped.
-func (t *Table) Exchange(tg Target, sign int) bool {
+// decrease), drawing the partner and the two slots from r, and reports
+// whether the cards were swapped.
+func (t *DealTable) Exchange(tg Target, sign int, r *rand.Rand) bool {
 	P := len(t.Hands)
 	i := t.next % P
 	t.next++
-	var best score
-	bx, bj, by := -1, -1, -1
-	for xs, x := range t.Hands[i] {
-		for dj := 1; dj < P; dj++ {
-			j := (i + dj) % P
-			for ys, y := range t.Hands[j] {
-				s := t.score(tg, sign, i, x, j, y)
-				if !s.improves() {
-					continue
-				}
-				if bx < 0 || s.better(&best) {
-					best, bx, bj, by = s, xs, j, ys
-				}
-			}
-		}
-	}
-	if bx < 0 {
+	j := (i + 1 + r.IntN(P-1)) % P
+	xs, ys := r.IntN(len(t.Hands[i])), r.IntN(len(t.Hands[j]))
+	if g := t.gain(tg, sign, i, t.Hands[i][xs], j, t.Hands[j][ys]); !g.improves() {
 		return false
 	}
-	x, y := t.Hands[i][bx], t.Hands[bj][by]
+	x, y := t.Hands[i][xs], t.Hands[j][ys]
 	t.remove(i, x)
-	t.remove(bj, y)
+	t.remove(j, y)
 	t.add(i, y)
-	t.add(bj, x)
-	t.Hands[i][bx], t.Hands[bj][by] = y, x
+	t.add(j, x)
+	t.Hands[i][xs], t.Hands[j][ys] = y, x
 	t.Swaps++
 	return true
 }
 
-// Adjust makes |adjust| exchanges toward tg: more biased for adjust > 0,
-// less for adjust < 0. It stops early once P exchanges in a row were
-// skipped, since nothing changes any more.
-func (t *Table) Adjust(adjust int, tg Target) {
+// Adjust makes |adjust| exchanges toward tg, drawing from r: more biased
+// for adjust > 0, less for adjust < 0.
+func (t *DealTable) Adjust(adjust int, tg Target, r *rand.Rand) {
 	sign, n := 1, adjust
 	if adjust < 0 {
 		sign, n = -1, -adjust
 	}
-	idle := 0
-	for e := 0; e < n && idle < len(t.Hands); e++ {
-		if t.Exchange(tg, sign) {
-			idle = 0
-		} else {
-			idle++
-		}
+	for range n {
+		t.Exchange(tg, sign, r)
 	}
 }
 
+// ExchangeRand returns the generator the exchanges of a deal draw from:
+// NewRand of the FNV-1a hash (64 bits) of the dealt stock's identities, one
+// byte each. Deriving it from the stock, not from the corpus generator,
+// keeps the stocks of a corpus the same for every adjust value (they are
+// the decks of "shuffle U" with the same seed), so adjust values are
+// compared on common deals.
+func ExchangeRand(stock []int) *rand.Rand {
+	h := uint64(14695981039346656037)
+	for _, id := range stock {
+		h ^= uint64(byte(id))
+		h *= 1099511628211
+	}
+	return NewRand(h)
+}
+
 // Gather writes the hands back into stock (len 52) in order g.
-func (t *Table) Gather(stock []int, g Gather) {
+func (t *DealTable) Gather(stock []int, g Gather) {
 	k := 0
 	if g == GatherInterleave {
 		P := len(t.Hands)
@@ -549,15 +531,12 @@ func DealStats(players int, tg Target, adjusts []int, deals int, seed uint64) ([
 				}
 			}
 			slices.SortFunc(idx, func(x, y int) int { return sign*adjusts[x] - sign*adjusts[y] })
-			t := NewTable(stock, players)
-			done, idle := 0, 0
+			t := NewDealTable(stock, players)
+			ex := ExchangeRand(stock)
+			done := 0
 			for _, i := range idx {
-				for ; done < sign*adjusts[i] && idle < players; done++ {
-					if t.Exchange(tg, sign) {
-						idle = 0
-					} else {
-						idle++
-					}
+				for ; done < sign*adjusts[i]; done++ {
+					t.Exchange(tg, sign, ex)
 				}
 				s := &sums[i]
 				s.swaps += t.Swaps

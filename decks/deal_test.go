@@ -119,17 +119,16 @@ func TestDelta(t *testing.T) {
 	for range 3 {
 		stock := Standard52.NewDeck()
 		Uniform{}.Shuffle(stock, r)
-		tb := NewTable(stock, 4)
+		tb := NewDealTable(stock, 4)
 		for _, o := range []Objective{Pairs, Runs, Suits} {
 			for xs, x := range tb.Hands[0] {
-				for ys, y := range tb.Hands[2] {
+				for _, y := range tb.Hands[2] {
 					h := slices.Clone(tb.Hands[0])
 					h[xs] = y
 					want := objectiveOf(o, h) - objectiveOf(o, tb.Hands[0])
 					if got := tb.delta(o, 0, x, y); got != want {
 						t.Fatalf("%s: giving %s for %s: delta %d, want %d", o, Standard52.FormatCard(x), Standard52.FormatCard(y), got, want)
 					}
-					_ = ys
 				}
 			}
 		}
@@ -168,14 +167,14 @@ func TestExchangeMonotone(t *testing.T) {
 			for _, sign := range []int{1, -1} {
 				stock := Standard52.NewDeck()
 				Uniform{}.Shuffle(stock, r)
-				tb := NewTable(stock, players)
+				tb := NewDealTable(stock, players)
 				sizes := make([]int, players)
 				for p := range sizes {
 					sizes[p] = len(tb.Hands[p])
 				}
 				prev := targetSum(tg, tb.Hands)
 				for e := range 60 {
-					swapped := tb.Exchange(tg, sign)
+					swapped := tb.Exchange(tg, sign, r)
 					cur := targetSum(tg, tb.Hands)
 					c := slices.Compare(cur, prev) * sign
 					if swapped && c <= 0 || !swapped && c != 0 {

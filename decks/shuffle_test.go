@@ -463,3 +463,84 @@ func TestRiffleLargeDecks(t *testing.T) {
 		}
 	}
 }
+
+// TestOverhandCuts: a fresh deck after one overhand shuffle is its packets
+// in reverse order, so the breaks deck[j+1] ≠ deck[j]+1 are exactly the
+// cuts, Binomial(n−1, p) in Pemantle's model.
+func TestOverhandCuts(t *testing.T) {
+	const n, sets = 52, 4000
+	for _, p := range []float64{0.1, 0.5} {
+		r := NewRand(11)
+		var s float64
+		for range sets {
+			deck := Unshuffled(n)
+			Overhand{P: p}.Shuffle(deck, r)
+			for j := 0; j+1 < n; j++ {
+				if deck[j+1] != deck[j]+1 {
+					s++
+				}
+			}
+		}
+		mean, want := s/sets, float64(n-1)*p
+		if se := math.Sqrt(want * (1 - p) / sets); math.Abs(mean-want) > 4*se {
+			t.Errorf("p=%v: %.3f cuts per shuffle, want %.2f", p, mean, want)
+		}
+	}
+}
+
+// TestCutPosition: the default cut moves N(n/2, 5) cards (rounded) from the
+// top to the bottom.
+func TestCutPosition(t *testing.T) {
+	const sets = 4000
+	for _, n := range []int{52, 60} {
+		r := NewRand(13)
+		var s, s2 float64
+		for range sets {
+			deck := Unshuffled(n)
+			DefaultParams().Cut.Shuffle(deck, r)
+			k := float64(deck[0])
+			s += k
+			s2 += k * k
+		}
+		mean := s / sets
+		sd := math.Sqrt(s2/sets - mean*mean)
+		if math.Abs(mean-float64(n)/2) > 4*5/math.Sqrt(sets) {
+			t.Errorf("n=%d: mean cut %.2f, want %d", n, mean, n/2)
+		}
+		// Rounding adds variance 1/12: sd ≈ √(25 + 1/12) ≈ 5.008.
+		if math.Abs(sd-5) > 0.3 {
+			t.Errorf("n=%d: cut sd %.2f, want about 5", n, sd)
+		}
+	}
+}
+
+// TestHinduPacketSizes: with the seed 001 default N(10, 5/3) the packets of
+// a fresh deck (runs of consecutive cards) average about 10 cards, except
+// the last, which takes what is left.
+func TestHinduPacketSizes(t *testing.T) {
+	const n, sets = 1000, 200
+	r := NewRand(17)
+	var packets, cards float64
+	for range sets {
+		deck := Unshuffled(n)
+		DefaultParams().Hindu.Shuffle(deck, r)
+		// The first run of the shuffled deck is the last (partial) packet.
+		j := 1
+		for j < n && deck[j] == deck[j-1]+1 {
+			j++
+		}
+		run := 1
+		for j++; j <= n; j++ {
+			if j == n || deck[j] != deck[j-1]+1 {
+				packets++
+				cards += float64(run)
+				run = 1
+			} else {
+				run++
+			}
+		}
+	}
+	if mean := cards / packets; math.Abs(mean-10) > 0.1 {
+		t.Errorf("mean packet %.3f cards, want 10 ± 0.1", mean)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/decks"
 	"github.com/calcsol/calcsol/decks/corpora"
 )
@@ -140,6 +141,9 @@ func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 		return badInput("%v", err)
 	}
 	c.RankOnly = rankOnly
+	if file, _ := f.GetString("shuffle-config"); file != "" && shuffle != "" {
+		fmt.Fprintf(cmd.ErrOrStderr(), "note: the header does not record --shuffle-config; verify this corpus with --shuffle-config %s\n", file)
+	}
 	if out == "-" {
 		return decks.WriteCorpus(cmd.OutOrStdout(), c)
 	}
@@ -258,5 +262,9 @@ func shuffleParams(cmd *cobra.Command) (decks.Params, error) {
 	if file == "" {
 		return decks.DefaultParams(), nil
 	}
-	return decks.Params{}, badInput("--shuffle-config %s: loading shuffle parameters is not available yet", file)
+	p, err := configs.LoadShuffleParams(file)
+	if err != nil {
+		return p, badInput("--shuffle-config: %v", err)
+	}
+	return p, nil
 }

@@ -144,15 +144,15 @@ func runDealShow(cmd *cobra.Command, _ []string) error {
 	}
 	stock := decks.Standard52.NewDeck()
 	decks.Uniform{}.Shuffle(stock, decks.NewRand(seed))
-	before := decks.NewTable(stock, d.Players)
-	after := decks.NewTable(stock, d.Players)
-	after.Adjust(d.Adjust, d.Target)
+	before := decks.NewDealTable(stock, d.Players)
+	after := decks.NewDealTable(stock, d.Players)
+	after.Adjust(d.Adjust, d.Target, decks.ExchangeRand(stock))
 	w := cmd.OutOrStdout()
 	fmt.Fprintf(w, "deal %s, seed %d: %d exchanges swapped cards\n", d, seed, after.Swaps)
 	for p := range d.Players {
 		for _, x := range []struct {
 			label string
-			t     *decks.Table
+			t     *decks.DealTable
 		}{{"dealt", before}, {"adjusted", after}} {
 			h := x.t.Hands[p]
 			m := decks.MeasureHand(h)

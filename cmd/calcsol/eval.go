@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -111,15 +112,26 @@ func runEval(cmd *cobra.Command, _ []string) error {
 		variants = []solver.Rules{r}
 	}
 	// Build every strategy before playing, so that a bad table or option is
-	// reported at once rather than after the first variants have run.
-	factories := make([]func() solver.Strategy, len(variants))
-	rows := make([]evalRow, len(variants))
-	for i, r := range variants {
+	// reported at once rather than after the first variants have run. Of the
+	// four default variants, those the strategy cannot play (a --table made
+	// for another number of stacks) are skipped with a note, as long as one
+	// is left.
+	var factories []func() solver.Strategy
+	var rows []evalRow
+	var skipped []string
+	var firstErr error
+	for _, r := range variants {
 		factory, label, err := newStrategyFactory(cmd, r)
 		if err != nil {
-			return err
+			firstErr = cmp.Or(firstErr, err)
+			skipped = append(skipped, fmt.Sprintf("skipped %s: %v", r, err))
+			continue
 		}
-		factories[i], rows[i] = factory, evalRow{rules: r, label: label}
+		factories = append(factories, factory)
+		rows = append(rows, evalRow{rules: r, label: label})
+	}
+	if len(rows) == 0 {
+		return firstErr
 	}
 
 	// The summary goes where the records do not.
@@ -132,7 +144,8 @@ func runEval(cmd *cobra.Command, _ []string) error {
 		ctx = context.Background()
 	}
 	var results []tournament.DeckResult
-	for i, r := range variants {
+	for i, row := range rows {
+		r := row.rules
 		sum, res, err := tournament.Evaluate(ctx, ds, r, factories[i], workers)
 		if err != nil {
 			return fmt.Errorf("eval %s: %w", r, err)
@@ -153,6 +166,9 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	fmt.Fprintf(summaryOut, "strategy %s\n", strategyLabels(rows))
 	if err := renderEval(summaryOut, rows); err != nil {
 		return err
+	}
+	for _, msg := range skipped {
+		fmt.Fprintln(summaryOut, msg)
 	}
 	if out != "" {
 		fmt.Fprintf(summaryOut, "per-deck records: %s\n", out)

@@ -79,6 +79,8 @@ func TestEvalGolden(t *testing.T) {
 		{"one-variant", []string{"--corpus", smallCorpus, "--workers", "3", "--stacks", "4"}},
 		{"preplaced", []string{"--corpus", smallCorpus, "--workers", "1", "--preplaced"}},
 		{"rank-only", []string{"--corpus", "testdata/eval/rank-only.txt", "--workers", "2", "--stacks", "3"}},
+		// A table for 4 stacks: the 3-stack variants are skipped with a note.
+		{"table-skips", []string{"--corpus", smallCorpus, "--workers", "2", "--table", "nanzaki-shintani-4"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

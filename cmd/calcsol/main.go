@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -68,18 +69,12 @@ func applyConfig(cmd *cobra.Command, _ []string) error {
 		if err := v.ReadInConfig(); err != nil {
 			return badInput("config %s: %v", configFile, err)
 		}
-	} else {
-		v.SetConfigName("calcsol")
-		v.SetConfigType("yaml")
-		v.AddConfigPath(".")
-		if home, err := os.UserHomeDir(); err == nil {
-			v.AddConfigPath(home + "/.config/calcsol")
-		}
+	} else if found := defaultConfigFile(); found != "" {
+		// Only files named calcsol.yaml: viper's own search would also pick up
+		// a file named just "calcsol", such as the binary built in this directory.
+		v.SetConfigFile(found)
 		if err := v.ReadInConfig(); err != nil {
-			var nf viper.ConfigFileNotFoundError
-			if !errors.As(err, &nf) {
-				return badInput("config: %v", err)
-			}
+			return badInput("config %s: %v", found, err)
 		}
 	}
 	path := strings.Fields(cmd.CommandPath())[1:]
@@ -113,6 +108,21 @@ func applyConfig(cmd *cobra.Command, _ []string) error {
 		}
 	})
 	return ferr
+}
+
+// defaultConfigFile returns ./calcsol.yaml or $HOME/.config/calcsol/calcsol.yaml,
+// the first that exists, or "".
+func defaultConfigFile() string {
+	candidates := []string{"calcsol.yaml"}
+	if home, err := os.UserHomeDir(); err == nil {
+		candidates = append(candidates, filepath.Join(home, ".config", "calcsol", "calcsol.yaml"))
+	}
+	for _, c := range candidates {
+		if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
+			return c
+		}
+	}
+	return ""
 }
 
 func main() {

@@ -24,6 +24,12 @@ var (
 // the split of standard output and error are tested as a user sees them.
 func calcsol(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return calcsolIn(t, "", nil, stdin, args...)
+}
+
+// calcsolIn runs calcsol in directory dir ("" = here) with extra environment.
+func calcsolIn(t *testing.T, dir string, env []string, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "calcsol-test-")
 		if err != nil {
@@ -31,6 +37,9 @@ func calcsol(t *testing.T, stdin string, args ...string) (stdout, stderr string,
 			return
 		}
 		binPath = filepath.Join(dir, "calcsol")
+		if !filepath.IsAbs(binPath) {
+			binPath, _ = filepath.Abs(binPath)
+		}
 		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
 		if err != nil {
 			binErr = errors.New(string(out))
@@ -41,7 +50,8 @@ func calcsol(t *testing.T, stdin string, args ...string) (stdout, stderr string,
 	}
 	cmd := exec.Command(binPath, args...)
 	cmd.Stdin = strings.NewReader(stdin)
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	cmd.Env = append(append(os.Environ(), "HOME="+t.TempDir()), env...)
+	cmd.Dir = dir
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
@@ -173,5 +183,36 @@ func goldenFile(t *testing.T, path, got string) {
 	}
 	if diff := cmp.Diff(string(want), got); diff != "" {
 		t.Errorf("%s differs (-want +got):\n%s", path, diff)
+	}
+}
+
+// Flags come from the command line, else the environment, else calcsol.yaml.
+func TestConfigAndEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "calcsol.yaml"), []byte("play:\n  stacks: 4\n  preplaced: true\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "calcsol"), []byte("\x00\x01 not a config"), 0o644) // a binary named calcsol is ignored
+	tests := []struct {
+		name string
+		env  []string
+		args []string
+		want string
+	}{
+		{"config file", nil, nil, "rules:    4 stacks, preplaced"},
+		{"environment wins over the file", []string{"CALCSOL_PLAY_STACKS=3"}, nil, "rules:    3 stacks, preplaced"},
+		{"flag wins over both", []string{"CALCSOL_PLAY_STACKS=3"}, []string{"--stacks", "4"}, "rules:    4 stacks, preplaced"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"play", "--deck", testDeck}, tc.args...)
+			out, errOut, code := calcsolIn(t, dir, tc.env, "", args...)
+			if code != 0 || !strings.Contains(out, tc.want) {
+				t.Errorf("exit %d, output %q %q; want %q", code, out, errOut, tc.want)
+			}
+		})
+	}
+	os.WriteFile(filepath.Join(dir, "calcsol.yaml"), []byte("play:\n  stacks: [\n"), 0o644)
+	_, errOut, code := calcsolIn(t, dir, nil, "", "play", "--deck", testDeck)
+	if code != 2 || !strings.Contains(errOut, "config calcsol.yaml") {
+		t.Errorf("bad config: exit %d, %q", code, errOut)
 	}
 }

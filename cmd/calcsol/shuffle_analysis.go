@@ -28,7 +28,7 @@ func init() {
 // saEmaxHelp documents the --emax flag shared by analyze, exact and search.
 const saEmaxHelp = `e_max for the blue/white/red cells and C: a number (e.g. 5.86e-4),
 "approx" (default: the 95 % quantile of max|e| for a uniform shuffle of n
-cards and s sets, by the normal approximation of analysis.ApproxEmax; 5.87e-4
+cards and s sets, by the normal approximation of analysis.ApproxEmax; 5.86e-4
 for n=52, s=10^6), or "reference" (seed 001's published 5.86e-4, only for
 n=52 and s=10^6). "calcsol shuffle emax" calibrates it by simulation.`
 
@@ -152,7 +152,11 @@ the result does not depend on --workers.
 			if err := saCheckSize(n, sets); err != nil {
 				return err
 			}
-			sh, err := decks.ParseSequence(spec, decks.DefaultParams())
+			params, err := loadShuffleParams(cmd)
+			if err != nil {
+				return err
+			}
+			sh, err := decks.ParseSequence(spec, params)
 			if err != nil {
 				return badInput("--seq: %w", err)
 			}
@@ -202,7 +206,7 @@ the result does not depend on --workers.
 			t := saTable(out)
 			t.Header("measure", "value", "uniform deck")
 			rows := [][]string{
-				{"max|e|", fmt.Sprintf("%.3e", maxE), fmt.Sprintf("≈ %.2e (e_max approx)", analysis.ApproxEmax(n, sets, 0.5))},
+				{"max|e|", fmt.Sprintf("%.3e", maxE), fmt.Sprintf("≈ %.2e (median, approx)", analysis.ApproxEmax(n, sets, 0.5))},
 				{"rising sequences", saMeanSE(res.Rising), fmt.Sprintf("%.3f", float64(n+1)/2)},
 				{"adjacent pairs", saMeanSE(res.Adjacent), fmt.Sprintf("%.3f", float64(n-1)/float64(n))},
 				{"guess score", saMeanSE(res.Guess), fmt.Sprintf("%.3f", analysis.Harmonic(n))},
@@ -224,6 +228,7 @@ the result does not depend on --workers.
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.StringVar(&pgm, "pgm", "", "write PREFIX-trial.pgm (set 0, black = card i at j) and PREFIX-average.pgm (seed 000)")
 	f.StringVar(&pngPrefix, "png", "", "write PREFIX-grey.png and PREFIX-bwr.png (blue/white/red against e_max)")
+	f.String("shuffle-config", "", "YAML file of shuffle model parameters (default: SPEC §5 defaults)")
 	return cmd
 }
 
@@ -493,7 +498,10 @@ With one method it gives the convergence curve: --methods H --m 1..100.
 			if top < 1 {
 				return badInput("--top %d: need at least 1", top)
 			}
-			p := decks.DefaultParams()
+			p, err := loadShuffleParams(cmd)
+			if err != nil {
+				return err
+			}
 			var names []string
 			for _, c := range strings.ToUpper(methods) {
 				l := string(c)
@@ -575,6 +583,7 @@ With one method it gives the convergence curve: --methods H --m 1..100.
 	f.Uint64Var(&seed, "seed", 1, "seed (the same sets as analyze with this seed)")
 	f.StringVar(&emaxSpec, "emax", "approx", `e_max: a number, "approx" or "reference"`)
 	f.IntVar(&top, "top", 5, "sequences to print per length")
+	f.String("shuffle-config", "", "YAML file of shuffle model parameters (default: SPEC §5 defaults)")
 	f.IntVar(&workers, "workers", 0, "goroutines (0: all CPUs); results do not depend on it")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd

@@ -55,7 +55,7 @@ func Calibrate(uniform NewShuffler, o Options, repeats int) (*Calibration, error
 // (1 − 2·Φ̄(z))^cells = q. cells = n² − (2n − 1) = (n−1)² counts the free
 // cells (rows and columns sum to s). With q = 0.95 this is the 95 % quantile
 // that seed 001's procedure estimates; for n = 52, s = 10^6 it gives
-// 5.87e-4 against the paper's 5.86e-4 (see docs/shuffles-analysis.md for the
+// 5.862e-4 against the paper's 5.86e-4 (see docs/shuffles-analysis.md for the
 // simulated check).
 func ApproxEmax(n int, sets int64, q float64) float64 {
 	cells := float64((n - 1) * (n - 1))
