@@ -149,3 +149,47 @@ func TestExactCases(t *testing.T) {
 		t.Errorf("explanations differ from %s (run with -update if the change is intended):\n%s", path, golden.String())
 	}
 }
+
+// TestExactMovesThatAddNoNode: an unassigned card, or a card for a slot that
+// is filled or reserved, adds no node; Exact and Closes then judge the
+// position alone, and a stack that does not exist is a bug of the caller.
+func TestExactMovesThatAddNoNode(t *testing.T) {
+	rules := solver.DefaultRules()
+	free := replay(t, missedDeck, rules, missedTrace)         // Q drawn, no cycle
+	dead := replay(t, missedDeck, rules, missedTrace+" QX2")  // 9 drawn, cycle
+	filled := replay(t, deckWith("A2"), rules, "A1")          // 2 drawn, table 1 needs it
+	reserved := replay(t, deckWith("3K25"), rules, "3X1 KX2") // 2 drawn
+	cases := []struct {
+		name string
+		p    *solver.Position
+		y    solver.Rank
+		x, s int
+		want bool
+	}{
+		{"unassigned, deadlock-free", &free.Position, 12, 0, 1, false},
+		{"unassigned, deadlocked", &dead.Position, 9, 0, 0, true},
+		{"table 5", &free.Position, 12, 5, 1, false},
+		{"no rank", &free.Position, 0, 2, 1, false},
+		{"slot filled", &filled.Position, 1, 1, 0, false},
+		{"slot reserved", &reserved.Position, 3, 1, 2, false},
+	}
+	for _, tc := range cases {
+		c := Exact(tc.p, tc.y, tc.x, tc.s)
+		if (c != nil) != tc.want || Closes(tc.p, tc.y, tc.x, tc.s) != tc.want {
+			t.Errorf("%s: Exact %v, Closes %v, want deadlock %v", tc.name, c, Closes(tc.p, tc.y, tc.x, tc.s), tc.want)
+		}
+		if c != nil && !c.Existing {
+			t.Errorf("%s: cycle not marked Existing: %v", tc.name, c)
+		}
+	}
+	for _, s := range []int{-1, 3, 8} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Exact on stack %d of 3: no panic", s)
+				}
+			}()
+			Exact(&free.Position, 12, 2, s)
+		}()
+	}
+}

@@ -144,7 +144,9 @@ func Exact(p *solver.Position, y solver.Rank, x, s int) *Cycle {
 	g.build(p)
 	if x < 1 || x > solver.Tables || !y.Valid() || p.Filled(x, y) || p.Reserved(x, y) {
 		if rem := g.stuck(); rem != 0 {
-			return g.explain(p, g.shortestCycleIn(rem), noNode, 0)
+			c := g.explain(p, g.shortestCycleIn(rem), noNode, 0)
+			c.Existing = true
+			return c
 		}
 		return nil
 	}

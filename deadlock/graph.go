@@ -52,6 +52,19 @@ func slot(x int, r solver.Rank) int8 {
 	return int8((x-1)*solver.NumRanks + solver.TablePos(x, r))
 }
 
+// nodeOf maps a stacked card (its byte: rank and table) to its node, or
+// noNode for an unassigned card: one look-up per card in build.
+var nodeOf = func() (m [256]int8) {
+	for i := range m {
+		c := solver.Card(i)
+		m[i] = noNode
+		if x := c.Table(); x >= 1 && x <= solver.Tables && c.Rank().Valid() {
+			m[i] = slot(x, c.Rank())
+		}
+	}
+	return m
+}()
+
 // graph is the transitive reduction of the dependency graph, as needed to
 // tell whether it has a cycle: for each node the next assigned card down its
 // stack, and which nodes have an assigned card above them. The table chains
@@ -70,12 +83,11 @@ func (g *graph) build(p *solver.Position) {
 		prev := noNode
 		var in uint64
 		for _, c := range p.Stack(s) {
-			x := c.Table()
-			if x == 0 {
+			b := nodeOf[c]
+			if b == noNode {
 				continue
 			}
-			b := slot(x, c.Rank())
-			g.below[b] = prev
+			g.below[b&63] = prev
 			if prev != noNode {
 				g.covered |= 1 << prev
 			}

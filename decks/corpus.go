@@ -7,11 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -404,33 +403,7 @@ func WriteCorpusFile(path string, c *Corpus) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, b)
+	return atomicfile.Write(path, b)
 }
 
-// WriteFileAtomic writes data to a temporary file next to path and renames it
-// to path (mode 0644).
-func WriteFileAtomic(path string, data []byte) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
-}
+

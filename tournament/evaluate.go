@@ -29,7 +29,7 @@ type DeckResult struct {
 	// it returned an error other than solver.ErrResign, made an illegal move,
 	// or panicked. A failed game is a lost game in every count.
 	Failed bool
-	Reason string // why it failed; empty unless Failed
+	Reason string // how the game ended ("won", "resigned: …", "stuck: …", a failure)
 }
 
 // Summary is what a run of Evaluate amounts to.
@@ -163,13 +163,9 @@ func (w *worker) play(i int, s solver.Strategy) (res DeckResult, panicked bool) 
 		return DeckResult{Deck: i, Failed: true, Reason: err.Error()}, false
 	}
 	g := w.game.PlayOut(s, false)
-	res = DeckResult{Deck: i, Won: g.Won, Placed: g.Placed}
-	if g.Failed {
-		res.Failed = true
-		res.Reason = g.Reason
-		if res.Reason == "" {
-			res.Reason = "failed"
-		}
+	res = DeckResult{Deck: i, Won: g.Won, Placed: g.Placed, Failed: g.Failed, Reason: g.Reason}
+	if g.Failed && res.Reason == "" {
+		res.Reason = "failed"
 	}
 	return res, false
 }

@@ -22,10 +22,7 @@ func serial(t *testing.T, ds []solver.Deck, r solver.Rules, s solver.Strategy) [
 		if err != nil {
 			t.Fatal(err)
 		}
-		out[i] = DeckResult{Deck: i, Won: res.Won, Placed: res.Placed, Failed: res.Failed}
-		if res.Failed {
-			out[i].Reason = res.Reason
-		}
+		out[i] = DeckResult{Deck: i, Won: res.Won, Placed: res.Placed, Failed: res.Failed, Reason: res.Reason}
 	}
 	return out
 }
@@ -124,7 +121,7 @@ func TestEvaluateContainsFailures(t *testing.T) {
 				case 12:
 					return DeckResult{Deck: res.Deck, Failed: true, Reason: "boom"}
 				case 11:
-					return DeckResult{Deck: res.Deck}
+					return DeckResult{Deck: res.Deck, Reason: "resigned"}
 				}
 				return res
 			},

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/decks"
 	"github.com/calcsol/calcsol/decks/corpora"
 )
@@ -120,7 +119,7 @@ func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 	}
 	var g decks.Generator
 	if shuffle != "" {
-		p, err := shuffleParams(cmd)
+		p, err := loadShuffleParams(cmd)
 		if err != nil {
 			return err
 		}
@@ -185,7 +184,7 @@ func runCorpusVerify(cmd *cobra.Command, args []string) error {
 		fmt.Fprintf(w, "ok: %d decks, checksum %s (no generator in the header: format, count and checksum checked)\n", len(c.Decks), c.Checksum)
 		return nil
 	}
-	p, err := shuffleParams(cmd)
+	p, err := loadShuffleParams(cmd)
 	if err != nil {
 		return err
 	}
@@ -253,18 +252,4 @@ func rankLine(deck []int) string {
 		b[i] = decks.Rank(id).String()[0]
 	}
 	return string(b)
-}
-
-// shuffleParams returns the shuffle model parameters: SPEC §5 defaults, or
-// those of --shuffle-config.
-func shuffleParams(cmd *cobra.Command) (decks.Params, error) {
-	file, _ := cmd.Flags().GetString("shuffle-config")
-	if file == "" {
-		return decks.DefaultParams(), nil
-	}
-	p, err := configs.LoadShuffleParams(file)
-	if err != nil {
-		return p, badInput("--shuffle-config: %v", err)
-	}
-	return p, nil
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -72,6 +73,7 @@ with 'calcsol eval compare' (McNemar's test). See docs/eval.md.`,
 	f := cmd.Flags()
 	f.String("corpus", corpora.Default, "corpus file, or name of a built-in corpus ("+strings.Join(corpora.Names(), ", ")+")")
 	f.Int("workers", runtime.NumCPU(), "games played in parallel")
+	f.Bool("reasons", false, "also print, per variant, how the games ended (won, which card exhausted the list, stuck, …)")
 	f.Bool("jsonl", false, "print one JSON record per deck (summary to standard error); plays one variant")
 	f.String("out", "", "write the JSONL records to this file instead (summary to standard output); plays one variant")
 	addRulesFlags(cmd)
@@ -84,9 +86,10 @@ func init() { rootCmd.AddCommand(newEvalCmd()) }
 
 // evalRow is one evaluated variant.
 type evalRow struct {
-	rules solver.Rules
-	label string
-	sum   tournament.Summary
+	rules   solver.Rules
+	label   string
+	sum     tournament.Summary
+	endings []tournament.Ending
 }
 
 func runEval(cmd *cobra.Command, _ []string) error {
@@ -151,6 +154,7 @@ func runEval(cmd *cobra.Command, _ []string) error {
 			return fmt.Errorf("eval %s: %w", r, err)
 		}
 		rows[i].sum, results = sum, res
+		rows[i].endings = tournament.Endings(res)
 	}
 
 	if out != "" {
@@ -169,6 +173,11 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	}
 	for _, msg := range skipped {
 		fmt.Fprintln(summaryOut, msg)
+	}
+	if reasons, _ := f.GetBool("reasons"); reasons {
+		if err := renderEndings(summaryOut, rows); err != nil {
+			return err
+		}
 	}
 	if out != "" {
 		fmt.Fprintf(summaryOut, "per-deck records: %s\n", out)
@@ -366,6 +375,22 @@ func runEvalCompare(cmd *cobra.Command, args []string) error {
 		fmt.Fprintln(w, " — A wins significantly more often (5 % level)")
 	default:
 		fmt.Fprintln(w, " — B wins significantly more often (5 % level)")
+	}
+	return nil
+}
+
+// renderEndings prints, for each variant, how its games ended, most frequent first.
+func renderEndings(w io.Writer, rows []evalRow) error {
+	for _, row := range rows {
+		fmt.Fprintf(w, "\nhow the games ended, %s:\n", row.rules)
+		t := tablewriter.NewTable(w)
+		t.Header("games", "%", "ending")
+		for _, e := range row.endings {
+			t.Append([]string{strconv.Itoa(e.Games), fmt.Sprintf("%.2f", 100*float64(e.Games)/float64(row.sum.Games)), e.Reason})
+		}
+		if err := t.Render(); err != nil {
+			return err
+		}
 	}
 	return nil
 }

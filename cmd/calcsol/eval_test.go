@@ -79,6 +79,8 @@ func TestEvalGolden(t *testing.T) {
 		{"one-variant", []string{"--corpus", smallCorpus, "--workers", "3", "--stacks", "4"}},
 		{"preplaced", []string{"--corpus", smallCorpus, "--workers", "1", "--preplaced"}},
 		{"rank-only", []string{"--corpus", "testdata/eval/rank-only.txt", "--workers", "2", "--stacks", "3"}},
+		// How the games ended, per variant.
+		{"reasons", []string{"--corpus", smallCorpus, "--workers", "2", "--stacks", "3", "--reasons"}},
 		// A table for 4 stacks: the 3-stack variants are skipped with a note.
 		{"table-skips", []string{"--corpus", smallCorpus, "--workers", "2", "--table", "nanzaki-shintani-4"}},
 	}
@@ -208,8 +210,8 @@ func TestRenderEvalFailures(t *testing.T) {
 	}
 	res[1] = tournament.DeckResult{Deck: 1, Placed: 4, Failed: true, Reason: "boom"}
 	rows := []evalRow{
-		{solver.Rules{Stacks: 3}, "x", tournament.Summarize(res, 0)},
-		{solver.Rules{Stacks: 4}, "y", tournament.Summarize(res[:10], 0)},
+		{rules: solver.Rules{Stacks: 3}, label: "x", sum: tournament.Summarize(res, 0)},
+		{rules: solver.Rules{Stacks: 4}, label: "y", sum: tournament.Summarize(res[:10], 0)},
 	}
 	var b bytes.Buffer
 	if err := renderEval(&b, rows); err != nil {

@@ -32,6 +32,19 @@ func WriteFunc(path string, write func(w io.Writer) error) error {
 		os.Remove(tmp)
 		return err
 	}
+	// CreateTemp makes the file 0600; a written result is an ordinary file.
+	// Sync before the rename, so that a crash leaves the old file or the
+	// whole new one.
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", path, err)

@@ -36,4 +36,7 @@ func TestWriteFunc(t *testing.T) {
 	if got, _ := os.ReadFile(path); string(got) != "new\n" {
 		t.Errorf("file holds %q, want new", got)
 	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v (%v), want 0644", st.Mode().Perm(), err)
+	}
 }
