@@ -405,5 +405,3 @@ func WriteCorpusFile(path string, c *Corpus) error {
 	}
 	return atomicfile.Write(path, b)
 }
-
-
