@@ -51,3 +51,31 @@ func TestLocateManyStacks(t *testing.T) {
 		}
 	}
 }
+
+// TestPartialManyStacks shows the consequence for Partial: with 5 stacks it
+// refuses moves that close no cycle. Skipped unless -enginebugs is given.
+func TestPartialManyStacks(t *testing.T) {
+	if !*engineBugs {
+		t.Skip("known solver bug (Locate with more than 4 stacks); run with -enginebugs")
+	}
+	rules := solver.Rules{Stacks: 5}
+	wrong := 0
+	for seed := range uint64(10) {
+		d := randomDeck(seed)
+		pl := &player{rng: decks.NewRand(seed), tableFirst: 0.8, guard: exactCheck}
+		var trace []solver.Move
+		pl.visit = func(p *solver.Position, y solver.Rank, x, s int) {
+			if Partial(p, y, x, s) && !Closes(p, y, x, s) {
+				if wrong == 0 {
+					t.Errorf("deck %s, trace %q, stacks %s: Partial refuses %s on %c for %d, which closes no cycle",
+						&d, solver.FormatTrace(trace, rules), stacksString(p), y, rules.StackName(s), x)
+				}
+				wrong++
+			}
+		}
+		play(t, &d, rules, pl, func(g *solver.Game, tr []solver.Move) { trace = tr })
+	}
+	if wrong > 0 {
+		t.Errorf("5 stacks: Partial wrong %d times", wrong)
+	}
+}

@@ -294,7 +294,11 @@ func (p *Position) apply(m Move) {
 // is meant for ("6>4": a 6 meant for table 4; "6" alone: unassigned).
 func (p *Position) String() string {
 	var b []byte
-	b = fmt.Appendf(b, "drawn %s, %d in stock\n", rankOrNone(p.drawn), p.stock)
+	drawn := "none"
+	if p.drawn != 0 {
+		drawn = p.drawn.String()
+	}
+	b = fmt.Appendf(b, "drawn %s, %d in stock\n", drawn, p.stock)
 	for x := 1; x <= Tables; x++ {
 		top := "-"
 		if k := p.placed[x-1]; k > 0 {

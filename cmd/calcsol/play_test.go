@@ -216,3 +216,32 @@ func TestConfigAndEnvironment(t *testing.T) {
 		t.Errorf("bad config: exit %d, %q", code, errOut)
 	}
 }
+
+func TestReplayCommand(t *testing.T) {
+	out, errOut, code := calcsol(t, "", "play", "--deck", testDeck, "--json")
+	if code != 0 {
+		t.Fatalf("play: %s", errOut)
+	}
+	var j struct{ Trace []string }
+	if err := json.Unmarshal([]byte(out), &j); err != nil {
+		t.Fatal(err)
+	}
+	trace := strings.Join(j.Trace, " ")
+	out, errOut, code = calcsol(t, trace, "replay", "--deck", testDeck, "--trace", "-")
+	if code != 0 || !strings.HasPrefix(out, "84 moves, all legal; 52 of 52 cards on the tables; won") {
+		t.Errorf("replay of a winning trace: exit %d, %q %q", code, out, errOut)
+	}
+	tests := []struct {
+		trace, want string
+	}{
+		{"A1 33 44 7X3 4X3 Z71", "calcsol: trace: move 6 (Z71): stack Z is empty"},
+		{"A1 34", "calcsol: trace: move 2 (34): table 4 needs 4, not 3"},
+		{"A1 3Q4", `calcsol: trace token 2: move "3Q4": no stack 'Q' with 3 stacks`},
+	}
+	for _, tc := range tests {
+		out, errOut, code := calcsol(t, "", "replay", "--deck", testDeck, "--trace", tc.trace)
+		if code != 2 || out != "" || strings.TrimSpace(errOut) != tc.want {
+			t.Errorf("replay %q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.trace, code, out, errOut, tc.want)
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/calcsol/calcsol/solver"
+)
+
+var replayCmd = &cobra.Command{
+	Use:   "replay --deck DECK --trace TRACE",
+	Short: "Check a trace against a deck and show where it leads",
+	Long: `Replay a trace in seed 003's notation (yx, ySx, yS, Syx; space separated)
+against a deck under the given rules. Every move must match the deck (the
+drawn card, the stack top) and be legal; the first that is not is reported
+with its number and the reason, and calcsol exits with status 2. Otherwise the
+position reached is printed. --trace - reads the trace from standard input, so
+that a trace from 'calcsol play --json' or a paper can be checked.`,
+	Example: `  calcsol replay --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --trace "A1 33 44 7X3"
+  calcsol play --deck ... --json | jq -r '.trace | join(" ")' | calcsol replay --deck ... --trace -`,
+	Args: cobra.NoArgs,
+	RunE: runReplay,
+}
+
+func init() {
+	replayCmd.Flags().String("deck", "", "the deck (52 ranks like 603K0443… or 52 cards like AS 0H …)")
+	replayCmd.Flags().String("trace", "", "the moves, space separated (- for standard input)")
+	addRulesFlags(replayCmd)
+	rootCmd.AddCommand(replayCmd)
+}
+
+func runReplay(cmd *cobra.Command, _ []string) error {
+	deckArg, _ := cmd.Flags().GetString("deck")
+	traceArg, _ := cmd.Flags().GetString("trace")
+	if deckArg == "" {
+		return badInput("--deck is required")
+	}
+	if traceArg == "-" {
+		b, err := io.ReadAll(cmd.InOrStdin())
+		if err != nil {
+			return err
+		}
+		traceArg = string(b)
+	}
+	deck, err := solver.ParseDeck(deckArg)
+	if err != nil {
+		return badInput("deck: %v", err)
+	}
+	rules, err := rulesFromFlags(cmd)
+	if err != nil {
+		return err
+	}
+	moves, err := solver.ParseTrace(strings.TrimSpace(traceArg), rules)
+	if err != nil {
+		return badInput("%v", err)
+	}
+	g, err := solver.Replay(&deck, rules, moves)
+	if err != nil {
+		var re *solver.ReplayError
+		if errors.As(err, &re) {
+			return badInput("trace: %v", err)
+		}
+		return err
+	}
+	out := cmd.OutOrStdout()
+	state := "in progress"
+	switch {
+	case g.Won():
+		state = "won"
+	case g.Over():
+		state = "lost: the stock is empty and no stack top can move"
+	}
+	fmt.Fprintf(out, "%d moves, all legal; %d of 52 cards on the tables; %s\n", len(moves), g.TotalPlaced(), state)
+	fmt.Fprint(out, indent(g.String(), "  "))
+	return nil
+}
