@@ -1,26 +1,17 @@
 package deadlock
 
 import (
-	"flag"
 	"testing"
 
 	"github.com/calcsol/calcsol/decks"
 	"github.com/calcsol/calcsol/solver"
 )
 
-var engineBugs = flag.Bool("enginebugs", false, "run the tests that show known bugs of package solver")
-
 // TestLocateManyStacks checks solver.Position.Locate, which Partial relies on,
-// against a scan of the stacks. With more than 4 stacks it fails: Position
-// packs the stack into the top 2 bits of a uint8 (where[x][k] = s<<6 | index),
-// so stack 4 reads as stack 0, 5 as 1, and so on; Partial then looks at the
-// wrong card and reports deadlocks that do not exist (and may miss its own
-// two shapes). Reported to the lead; skipped unless -enginebugs is given, so
-// that the suite stays green until solver is fixed. Remove the skip then.
+// against a scan of the stacks. It once failed with more than 4 stacks (the
+// stack was packed into 2 bits, so stack 4 read as stack 0), which made
+// Partial look at the wrong card.
 func TestLocateManyStacks(t *testing.T) {
-	if !*engineBugs {
-		t.Skip("known solver bug (Locate with more than 4 stacks); run with -enginebugs")
-	}
 	for _, stacks := range []int{3, 4, 5, 8} {
 		rules := solver.Rules{Stacks: stacks}
 		bad := 0
@@ -53,11 +44,8 @@ func TestLocateManyStacks(t *testing.T) {
 }
 
 // TestPartialManyStacks shows the consequence for Partial: with 5 stacks it
-// refuses moves that close no cycle. Skipped unless -enginebugs is given.
+// refused moves that closed no cycle.
 func TestPartialManyStacks(t *testing.T) {
-	if !*engineBugs {
-		t.Skip("known solver bug (Locate with more than 4 stacks); run with -enginebugs")
-	}
 	rules := solver.Rules{Stacks: 5}
 	wrong := 0
 	for seed := range uint64(10) {

@@ -90,7 +90,7 @@ func (p *Position) UnmarshalBinary(b []byte) error {
 				}
 				q.reserved[x-1] |= 1 << k
 				q.inStack[s][x-1] |= 1 << k
-				q.where[x-1][k] = uint8(s)<<6 | uint8(i)
+				q.where[x-1][k] = uint16(s)<<8 | uint16(i)
 			}
 		}
 		q.height[s] = uint8(h)

@@ -34,10 +34,10 @@ type Position struct {
 	remaining [NumRanks + 1]uint8 // ranks in the stock, excluding drawn
 	// reserved[x-1] has bit k set when a stacked card is assigned to position k
 	// of table x; inStack[s][x-1] is the same for the cards of stack s alone;
-	// where[x-1][k] is the stack (high 3 bits) and index (low 6 bits) of that card.
+	// where[x-1][k] is the stack (high byte) and index (low byte) of that card.
 	reserved [Tables]uint16
 	inStack  [MaxStacks][Tables]uint16
-	where    [Tables][NumRanks]uint8
+	where    [Tables][NumRanks]uint16
 	stacks   [MaxStacks][DeckSize]Card
 }
 
@@ -131,7 +131,7 @@ func (p *Position) StackMask(s, x int) uint16 { return p.inStack[s][x-1] }
 // ReservedMask(x) is set.
 func (p *Position) Locate(x, k int) (stack, index int) {
 	w := p.where[x-1][k]
-	return int(w >> 6), int(w & 0x3f)
+	return int(w >> 8), int(w & 0xff)
 }
 
 // Won reports whether all 52 cards are on the tables.
@@ -272,7 +272,7 @@ func (p *Position) apply(m Move) {
 			k := posOf[x-1][p.drawn]
 			p.reserved[x-1] |= 1 << k
 			p.inStack[s][x-1] |= 1 << k
-			p.where[x-1][k] = uint8(s)<<6 | h
+			p.where[x-1][k] = uint16(s)<<8 | uint16(h)
 		}
 		p.drawn = 0
 	case StackToTable:

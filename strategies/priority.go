@@ -166,7 +166,7 @@ func (s *Priority) safe(p *solver.Position, y solver.Rank, x, st int) bool {
 	case CheckPartial:
 		return !deadlock.Partial(p, y, x, st)
 	case CheckExact:
-		return deadlock.Exact(p, y, x, st) == nil
+		return !deadlock.Closes(p, y, x, st)
 	}
 	return true
 }

@@ -104,7 +104,7 @@ type CheckMode string
 // The deadlock checks.
 const (
 	CheckPartial CheckMode = "partial" // seed 003's checks 1 and 2 (deadlock.Partial)
-	CheckExact   CheckMode = "exact"   // the full cycle search of SPEC §2 (deadlock.Exact)
+	CheckExact   CheckMode = "exact"   // the full cycle search of SPEC §2 (deadlock.Closes)
 	CheckNone    CheckMode = "none"    // no check
 )
 
