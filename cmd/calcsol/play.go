@@ -46,20 +46,9 @@ type playJSON struct {
 }
 
 func runPlay(cmd *cobra.Command, _ []string) error {
-	deckArg, _ := cmd.Flags().GetString("deck")
-	if deckArg == "" {
-		return badInput("--deck is required (52 ranks like 603K0443… or 52 cards like AS 0H …)")
-	}
-	if deckArg == "-" {
-		b, err := io.ReadAll(cmd.InOrStdin())
-		if err != nil {
-			return err
-		}
-		deckArg = string(b)
-	}
-	deck, err := solver.ParseDeck(deckArg)
+	deck, err := deckFromFlag(cmd)
 	if err != nil {
-		return badInput("deck: %v", err)
+		return err
 	}
 	rules, err := rulesFromFlags(cmd)
 	if err != nil {
@@ -133,4 +122,24 @@ func indent(s, prefix string) string {
 		}
 	}
 	return strings.Join(lines, "")
+}
+
+// deckFromFlag reads the deck given by --deck (- for standard input).
+func deckFromFlag(cmd *cobra.Command) (solver.Deck, error) {
+	arg, _ := cmd.Flags().GetString("deck")
+	if arg == "" {
+		return solver.Deck{}, badInput("--deck is required (52 ranks like 603K0443… or 52 cards like AS 0H …)")
+	}
+	if arg == "-" {
+		b, err := io.ReadAll(cmd.InOrStdin())
+		if err != nil {
+			return solver.Deck{}, err
+		}
+		arg = string(b)
+	}
+	deck, err := solver.ParseDeck(arg)
+	if err != nil {
+		return deck, badInput("deck: %v", err)
+	}
+	return deck, nil
 }

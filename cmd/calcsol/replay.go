@@ -27,17 +27,20 @@ that a trace from 'calcsol play --json' or a paper can be checked.`,
 }
 
 func init() {
-	replayCmd.Flags().String("deck", "", "the deck (52 ranks like 603K0443… or 52 cards like AS 0H …)")
+	replayCmd.Flags().String("deck", "", "the deck (52 ranks like 603K0443… or 52 cards like AS 0H …; - for standard input, then --trace may not be -)")
 	replayCmd.Flags().String("trace", "", "the moves, space separated (- for standard input)")
 	addRulesFlags(replayCmd)
 	rootCmd.AddCommand(replayCmd)
 }
 
 func runReplay(cmd *cobra.Command, _ []string) error {
-	deckArg, _ := cmd.Flags().GetString("deck")
 	traceArg, _ := cmd.Flags().GetString("trace")
-	if deckArg == "" {
-		return badInput("--deck is required")
+	if deckArg, _ := cmd.Flags().GetString("deck"); deckArg == "-" && traceArg == "-" {
+		return badInput("--deck and --trace cannot both read standard input")
+	}
+	deck, err := deckFromFlag(cmd)
+	if err != nil {
+		return err
 	}
 	if traceArg == "-" {
 		b, err := io.ReadAll(cmd.InOrStdin())
@@ -45,10 +48,6 @@ func runReplay(cmd *cobra.Command, _ []string) error {
 			return err
 		}
 		traceArg = string(b)
-	}
-	deck, err := solver.ParseDeck(deckArg)
-	if err != nil {
-		return badInput("deck: %v", err)
 	}
 	rules, err := rulesFromFlags(cmd)
 	if err != nil {
