@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +17,7 @@ import (
 
 	"github.com/calcsol/calcsol/decks"
 	"github.com/calcsol/calcsol/decks/analysis"
+	"github.com/calcsol/calcsol/internal/atomicfile"
 )
 
 func init() {
@@ -49,24 +48,6 @@ func saResolveEmax(spec string, n int, sets int64) (float64, string, error) {
 		return 0, "", badInput("--emax %q: want a number in [0, 1], \"approx\" or \"reference\"", spec)
 	}
 	return v, "given", nil
-}
-
-// saWriteFile writes a file through a temporary file in the same
-// directory and renames it, so a reader never sees it half-written.
-func saWriteFile(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name()) // no-op after the rename
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return os.Rename(f.Name(), path)
 }
 
 // saTable is a terminal table whose headers are printed as written
@@ -176,18 +157,18 @@ the result does not depend on --workers.
 			chi := m.ChiSquareTest()
 			maxE := analysis.MaxAbsE(p)
 			if pgm != "" {
-				if err := saWriteFile(pgm+"-trial.pgm", func(w io.Writer) error { return analysis.WritePGMTrial(w, res.First) }); err != nil {
+				if err := atomicfile.WriteFunc(pgm+"-trial.pgm", func(w io.Writer) error { return analysis.WritePGMTrial(w, res.First) }); err != nil {
 					return err
 				}
-				if err := saWriteFile(pgm+"-average.pgm", func(w io.Writer) error { return analysis.WritePGMAverage(w, m) }); err != nil {
+				if err := atomicfile.WriteFunc(pgm+"-average.pgm", func(w io.Writer) error { return analysis.WritePGMAverage(w, m) }); err != nil {
 					return err
 				}
 			}
 			if pngPrefix != "" {
-				if err := saWriteFile(pngPrefix+"-grey.png", func(w io.Writer) error { return analysis.WritePNG(w, analysis.GreyImage(p, n)) }); err != nil {
+				if err := atomicfile.WriteFunc(pngPrefix+"-grey.png", func(w io.Writer) error { return analysis.WritePNG(w, analysis.GreyImage(p, n)) }); err != nil {
 					return err
 				}
-				if err := saWriteFile(pngPrefix+"-bwr.png", func(w io.Writer) error { return analysis.WritePNG(w, analysis.BWRImage(p, n, emax)) }); err != nil {
+				if err := atomicfile.WriteFunc(pngPrefix+"-bwr.png", func(w io.Writer) error { return analysis.WritePNG(w, analysis.BWRImage(p, n, emax)) }); err != nil {
 					return err
 				}
 			}
@@ -396,7 +377,7 @@ cards:
 					row.MaxAbsE, row.Emax, row.C, row.White = &me, &emax, &c, &w
 					if pngPrefix != "" {
 						path := fmt.Sprintf("%s-k%d-bwr.png", pngPrefix, k)
-						if err := saWriteFile(path, func(w io.Writer) error { return analysis.WritePNG(w, analysis.BWRImage(p, n, emax)) }); err != nil {
+						if err := atomicfile.WriteFunc(path, func(w io.Writer) error { return analysis.WritePNG(w, analysis.BWRImage(p, n, emax)) }); err != nil {
 							return err
 						}
 					}
