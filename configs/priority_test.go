@@ -3,6 +3,7 @@ package configs
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -97,22 +98,25 @@ func TestParsePriorityErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := string(good)
+	// lineOf is the 1-based line of the first occurrence of text in src.
+	lineOf := func(text string) int { return strings.Count(src[:strings.Index(src, text)], "\n") + 1 }
+	rank9 := lineOf("{rank: 9,")
 	tests := []struct {
 		name     string
 		old, new string
 		err      string
 	}{
-		{"unknown rank", "{rank: 9,", "{rank: 1,", `f.yaml:34: unknown rank '1'`},
-		{"unknown operation", "N4 N2 X4 T3", "N4 N2 P4 T3", `f.yaml:34: rank 9: operation "P4": 'P' is not T, N or a stack of this table (ZXC)`},
-		{"bad table", "N4 N2 X4 T3", "N4 N2 X5 T3", `f.yaml:34: rank 9: operation "X5": table '5' is not 1..4`},
-		{"stack the table does not have", "N4 N2 X4 T3", "N4 N2 V4 T3", `f.yaml:34: rank 9: operation "V4": 'V' is not T, N or a stack`},
-		{"duplicate operation", "N4 N2 X4 T3", "N4 N2 N4 T3", `f.yaml:34: rank 9: operation N4 appears twice`},
-		{"missing rank", "  - {rank: 9, ops: \"N4 N2 X4 T3 N3 T1 N1 T2 T4 Z2 Z1 Z3 Z4 X2 X1 X3 C4 C2 C1 C3\"}\n", "", `f.yaml:26: rank 9 is missing`},
-		{"rank twice", "{rank: 9,", "{rank: 8,", `f.yaml:34: rank 8 given twice`},
-		{"unknown key", "name: nanzaki-shintani", "nme: x", `f.yaml:12: unknown key "nme"`},
-		{"bad option", "deadlock_check: partial", "deadlock_check: full", `f.yaml:20: option deadlock_check: "full" is not partial, exact or none`},
-		{"unknown option", "on_exhausted: lose", "on_exausted: lose", `f.yaml:24: unknown option "on_exausted"`},
-		{"stacks clash", "stacks: ZXC", "stacks: ZXA", `f.yaml:14: stacks "ZXA"`},
+		{"unknown rank", "{rank: 9,", "{rank: 1,", fmt.Sprintf("f.yaml:%d: unknown rank '1'", rank9)},
+		{"unknown operation", "N4 N2 X4 T3", "N4 N2 P4 T3", fmt.Sprintf(`f.yaml:%d: rank 9: operation "P4": 'P' is not T, N or a stack of this table (ZXC)`, rank9)},
+		{"bad table", "N4 N2 X4 T3", "N4 N2 X5 T3", fmt.Sprintf(`f.yaml:%d: rank 9: operation "X5": table '5' is not 1..4`, rank9)},
+		{"stack the table does not have", "N4 N2 X4 T3", "N4 N2 V4 T3", fmt.Sprintf(`f.yaml:%d: rank 9: operation "V4": 'V' is not T, N or a stack`, rank9)},
+		{"duplicate operation", "N4 N2 X4 T3", "N4 N2 N4 T3", fmt.Sprintf("f.yaml:%d: rank 9: operation N4 appears twice", rank9)},
+		{"missing rank", "  - {rank: 9, ops: \"N4 N2 X4 T3 N3 T1 N1 T2 T4 Z2 Z1 Z3 Z4 X2 X1 X3 C4 C2 C1 C3\"}\n", "", fmt.Sprintf("f.yaml:%d: rank 9 is missing", lineOf("ranks:")+1)},
+		{"rank twice", "{rank: 9,", "{rank: 8,", fmt.Sprintf("f.yaml:%d: rank 8 given twice", rank9)},
+		{"unknown key", "name: nanzaki-shintani", "nme: x", fmt.Sprintf(`f.yaml:%d: unknown key "nme"`, lineOf("name: nanzaki"))},
+		{"bad option", "deadlock_check: partial", "deadlock_check: full", fmt.Sprintf(`f.yaml:%d: option deadlock_check: "full" is not partial, exact or none`, lineOf("deadlock_check: partial"))},
+		{"unknown option", "on_exhausted: lose", "on_exausted: lose", fmt.Sprintf(`f.yaml:%d: unknown option "on_exausted"`, lineOf("on_exhausted: lose"))},
+		{"stacks clash", "stacks: ZXC", "stacks: ZXA", fmt.Sprintf(`f.yaml:%d: stacks "ZXA"`, lineOf("stacks: ZXC"))},
 		{"not yaml", "ranks:", "ranks: [", `f.yaml: yaml:`},
 	}
 	for _, tc := range tests {

@@ -41,16 +41,33 @@ func (o Op) String() string {
 	case OpChain:
 		return fmt.Sprintf("N%d", o.Table)
 	case OpStack:
+		if o.Stack == 'T' || o.Stack == 'N' || o.Stack == 'S' {
+			// The sixth default stack is N: spell it SN4, not N4 (chain stacking).
+			return fmt.Sprintf("S%c%d", o.Stack, o.Table)
+		}
 		return fmt.Sprintf("%c%d", o.Stack, o.Table)
 	}
 	return "?"
 }
 
-// ParseOp reads one operation. T and N are the table and chain operations, so
-// they cannot name stacks; any other letter in stacks names a stack.
+// ParseOp reads one operation: Tx, Nx, or Sx with S a stack named in stacks.
+// T and N are the table and chain operations, so "N4" is always chain
+// stacking; a stack named N (the sixth default name), T or S is written with
+// an S before it: "SN4" puts the card on stack N for table 4. Any stack may
+// be written that way ("SZ4" = "Z4").
 func ParseOp(s string, stacks string) (Op, error) {
+	if len(s) == 3 && s[0] == 'S' {
+		x := int(s[2]) - '0'
+		if x < 1 || x > solver.Tables {
+			return Op{}, fmt.Errorf("operation %q: table %q is not 1..4", s, s[2])
+		}
+		if strings.IndexByte(stacks, s[1]) < 0 {
+			return Op{}, fmt.Errorf("operation %q: %q is not a stack of this table (%s)", s, s[1], stacks)
+		}
+		return Op{Kind: OpStack, Table: x, Stack: s[1]}, nil
+	}
 	if len(s) != 2 {
-		return Op{}, fmt.Errorf("operation %q: want two characters, like T1, N4 or Z3", s)
+		return Op{}, fmt.Errorf("operation %q: want T1, N4, Z3 or SZ3", s)
 	}
 	x := int(s[1]) - '0'
 	if x < 1 || x > solver.Tables {
@@ -115,9 +132,12 @@ type ExhaustedMode string
 const (
 	// ExhaustLose ends the game as lost at once (SPEC §3's reading).
 	ExhaustLose ExhaustedMode = "lose"
-	// ExhaustLastStack keeps dealing: from then on a card that no table needs
-	// goes unassigned onto the last stack, as the seed's program did to draw
-	// its figures. The game is scored by how it really ends.
+	// ExhaustLastStack keeps dealing, as the seed's program did to draw its
+	// figures: the card goes unassigned onto the last stack, and while an
+	// unassigned card lies there every drawn card that no table needs follows
+	// it. (Priority keeps no per-game state: the unassigned cards on the last
+	// stack are the record that the list was exhausted.) The game is scored
+	// by how it really ends.
 	ExhaustLastStack ExhaustedMode = "last-stack"
 )
 

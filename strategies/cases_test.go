@@ -1,0 +1,145 @@
+package strategies_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/calcsol/calcsol/deadlock"
+	"github.com/calcsol/calcsol/solver"
+)
+
+// deckWith returns the deck that starts with prefix (rank characters) and
+// continues with the remaining cards in rank order.
+func deckWith(t *testing.T, prefix string) solver.Deck {
+	t.Helper()
+	rest := []byte("AAAA2222333344445555666677778888999900000JJJJQQQQKKKK")
+	rest = append(rest[:36], rest[37:]...) // four tens, not five
+	for i := 0; i < len(prefix); i++ {
+		j := strings.IndexByte(string(rest), prefix[i])
+		if j < 0 {
+			t.Fatalf("prefix %s: no %c left", prefix, prefix[i])
+		}
+		rest = append(rest[:j], rest[j+1:]...)
+	}
+	d, err := solver.ParseDeck(prefix + string(rest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// Hand-worked decisions of the priority strategy (Table 1, 3 stacks, base):
+// each case sets up a position by replaying a trace (legal under the rules,
+// not necessarily what the strategy would play) and names the move SPEC §3
+// prescribes next, with the reasoning.
+func TestPriorityHandWorked(t *testing.T) {
+	const deck0 = "5269Q34J4898002878A572AJ4937A709KQKK5Q3AQ504K326J66J" // deck 0 of uniform-30000
+	tests := []struct {
+		name  string
+		deck  string // full deck, or a prefix completed by deckWith
+		setup string
+		opts  []string
+		want  string // the next move, or the start of the resignation
+	}{
+		{
+			// 5: T1 T3 T2 T4 fail (the tables need A 2 3 4), N4 N2 N3 N1 find
+			// no stack top, X4 is the first stacking operation: X, not Z.
+			name: "first legal operation, in list order", deck: deck0, setup: "", want: "5X4",
+		},
+		{
+			// 6: T3 T2 T1 fail, N4 wants a 0 for table 4 on top (X's top is
+			// 5>4), N1 N2 N3 find nothing, T4 fails, Z4 is free.
+			name: "chain stacking finds nothing, then Z4", deck: deck0, setup: "5X4 22", want: "6Z4",
+		},
+		{
+			// Q: N1 wants K>1 on top (none), T3 (needs 3), N2 wants A>2, T4,
+			// N4 wants 3>4, N3 wants 2>3: all fail; X1: slot free, X holds
+			// only 5>4 (check 1 passes), no table-1 card elsewhere (check 2).
+			name: "queen to X for table 1", deck: deck0, setup: "5X4 22 6Z4 9Z2", want: "QX1",
+		},
+		{
+			// K: C1 (C empty). Then Q: N1 finds K>1 on top of C, the card
+			// right after Q on table 1: chain stacking onto C, not Z.
+			name: "chain stacking onto the stack whose top comes next", deck: "KQ", setup: "KC1", want: "QC1",
+		},
+		{
+			// A stacked A, buried under 5>4, is assigned to table 1: the drawn A
+			// may not fill that slot (T1 refused), T2 fails, and N4 finds 5>4
+			// on top of Z, the card right after A on table 4: chain stacking.
+			name: "Tx refused for a reserved slot", deck: "A5A", setup: "AZ1 5Z4", want: "AZ4",
+		},
+		{
+			name: "Tx allowed for a reserved slot by option", deck: "A5A", setup: "AZ1 5Z4",
+			opts: []string{"tx_respects_reservation=false"}, want: "A1",
+		},
+		{
+			// The A for table 1 is on top of Z and table 1 needs it: stack
+			// tops move before the drawn card is placed.
+			name: "stack tops move first", deck: "A2", setup: "AZ1", want: "ZA1",
+		},
+		{
+			// Deck 0 ends here. 9: the slots of tables 1-3 are reserved by the
+			// 9s on Z; table 4's slot is free but N4 wants K>4 on top; X4 and
+			// Z4 fail check 1 (X holds 5>4, Z holds 6>4 2>4 7>4, all before 9
+			// on table 4); C4 passes check 1 but fails check 2: w = 6>4 on Z
+			// is covered by u = 9>2, and C holds 7>2, before 9 on table 2.
+			name: "list exhausted through check 2", deck: deck0,
+			setup: "5X4 22 6Z4 9Z2 QX1 33 44 JX1 42 84 9Z1 8Z1 0X1 0X3 2Z4 8Z3 7X3 8Z2 A1 5X2 7Z1 21 AX3 JX3 4Z1 9Z3 31 7Z4 AX2 7C2 0X2",
+			want:  "resigned: every operation for 9 is rejected",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := solver.Rules{Stacks: 3}
+			d := deckWith(t, tc.deck)
+			moves, err := solver.ParseTrace(tc.setup, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := solver.Replay(&d, r, moves)
+			if err != nil {
+				t.Fatalf("setup: %v", err)
+			}
+			m, err := priority(t, r, tc.opts...).Choose(&g.Position)
+			got := ""
+			if err != nil {
+				if !errors.Is(err, solver.ErrResign) {
+					t.Fatalf("Choose failed: %v", err)
+				}
+				got = err.Error()
+			} else {
+				if m.Rank == 0 {
+					m.Rank = g.Drawn()
+				}
+				got = m.Format(r)
+			}
+			if !strings.HasPrefix(got, tc.want) {
+				t.Errorf("after %q the strategy plays %q, want %q\n%s", tc.setup, got, tc.want, g.Position.String())
+			}
+		})
+	}
+}
+
+// The last case above in detail: check 1 does not refuse C4, check 2 does.
+func TestCheck2RefusesC4(t *testing.T) {
+	r := solver.Rules{Stacks: 3}
+	d := deckWith(t, "5269Q34J4898002878A572AJ4937A709KQKK5Q3AQ504K326J66J")
+	moves, _ := solver.ParseTrace("5X4 22 6Z4 9Z2 QX1 33 44 JX1 42 84 9Z1 8Z1 0X1 0X3 2Z4 8Z3 7X3 8Z2 A1 5X2 7Z1 21 AX3 JX3 4Z1 9Z3 31 7Z4 AX2 7C2 0X2", r)
+	g, err := solver.Replay(&d, r, moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const c = 2
+	if g.StackMask(c, 4) != 0 {
+		t.Fatalf("C holds a card for table 4: check 1 would refuse")
+	}
+	if !deadlock.Partial(&g.Position, 9, 4, c) {
+		t.Errorf("Partial does not refuse 9 on C for table 4")
+	}
+	if cyc := deadlock.Exact(&g.Position, 9, 4, c); cyc == nil {
+		t.Errorf("Exact sees no cycle for 9 on C for table 4")
+	} else {
+		t.Log(cyc)
+	}
+}
