@@ -173,10 +173,24 @@ func TestPriorityObeysSlotsAndCheck1(t *testing.T) {
 	}
 }
 
+// BenchmarkPriorityGames plays whole games on one core: Table 1 for 3
+// stacks, and the tables strategies.Derive makes from it for more, so that
+// the cost can be read against the number of stacks.
 func BenchmarkPriorityGames(b *testing.B) {
-	for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 4}} {
+	table1, err := configs.LoadPriority(configs.DefaultPriority)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 4}, {Stacks: 6}, {Stacks: 8}} {
 		b.Run(fmt.Sprintf("stacks=%d", r.Stacks), func(b *testing.B) {
-			s := priority(b, r)
+			tab, err := strategies.Derive(table1, r)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s, err := strategies.NewPriority(tab, r)
+			if err != nil {
+				b.Fatal(err)
+			}
 			rng := rand.New(rand.NewPCG(1, 1))
 			decks := make([]solver.Deck, 4096)
 			for i := range decks {
