@@ -88,6 +88,7 @@ func ParseShuffleParams(data []byte, file string) (decks.Params, error) {
 			d.mapping(n, at, []shuffleField{
 				{"piles", d.int(&p.Deal.Piles)},
 				{"order", d.pileOrder(&p.Deal)},
+				{"face", d.face(&p.Deal.FaceUp)},
 			})
 			return p.Deal.Validate()
 		}},
@@ -264,6 +265,59 @@ func (d *shuffleDecoder) rounding(dst *decks.Rounding) func(*yaml.Node, string) 
 		*dst = r
 		return nil
 	}
+}
+
+// face reads down (each dealt card on top of its pile, the SPEC §5 worked
+// example) or up (each pile keeps the order dealt).
+func (d *shuffleDecoder) face(dst *bool) func(*yaml.Node, string) error {
+	return func(v *yaml.Node, _ string) error {
+		s, err := shuffleScalar(v, "down or up")
+		if err != nil {
+			return err
+		}
+		switch s {
+		case "down":
+			*dst = false
+		case "up":
+			*dst = true
+		default:
+			return fmt.Errorf("unknown face %q (want down or up)", s)
+		}
+		return nil
+	}
+}
+
+// FormatShuffleParams writes p as YAML in the format ParseShuffleParams reads
+// (every key, no comments); parsing the result gives p back exactly (numbers
+// are written with the shortest decimal that reads back as the same float64).
+func FormatShuffleParams(p decks.Params) []byte {
+	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	var b strings.Builder
+	fmt.Fprintf(&b, "cut:\n  centre: %s\n  sd: %s\n  rounding: %s\n", num(p.Cut.Centre), num(p.Cut.SD), p.Cut.Rounding)
+	fmt.Fprintf(&b, "hindu:\n  mean: %s\n  sd: %s\n  rounding: %s\n  min: %d\n", num(p.Hindu.Mean), num(p.Hindu.SD), p.Hindu.Rounding, p.Hindu.Min)
+	fmt.Fprintf(&b, "riffle:\n  packets: %d\n  drop: %t\n", p.Riffle.Packets, p.Riffle.Drop)
+	fmt.Fprintf(&b, "faro:\n  in: %t\n", p.Faro.In)
+	order := p.Deal.Order.String()
+	if p.Deal.Order == decks.PilesCustom {
+		var piles []string
+		for _, x := range p.Deal.Custom {
+			piles = append(piles, strconv.Itoa(x))
+		}
+		order = "[" + strings.Join(piles, ", ") + "]"
+	}
+	face := "down"
+	if p.Deal.FaceUp {
+		face = "up"
+	}
+	fmt.Fprintf(&b, "deal:\n  piles: %d\n  order: %s\n  face: %s\n", p.Deal.Piles, order, face)
+	fmt.Fprintf(&b, "overhand:\n  p: %s\n", num(p.Overhand.P))
+	b.WriteString("costs:\n")
+	for i := range len(decks.Letters) {
+		c := p.Costs
+		v, _ := c.Of(decks.Letters[i])
+		fmt.Fprintf(&b, "  %c: %d\n", decks.Letters[i], v)
+	}
+	return []byte(b.String())
 }
 
 // pileOrder reads odd-even, natural, or a list of pile numbers (top first).

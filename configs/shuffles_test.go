@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,6 +50,9 @@ func TestParseShuffleParams(t *testing.T) {
 		{"costs", "costs: {o: 4, U: 1, D: 25}\n", func(p *decks.Params) {
 			p.Costs.O, p.Costs.U, p.Costs.D = 4, 1, 25
 		}},
+		{"face-up deal", "deal: {face: up, piles: 1000}\n", func(p *decks.Params) {
+			p.Deal.FaceUp, p.Deal.Piles = true, 1000
+		}},
 		{"hindu min and ceil", "hindu:\n  min: 2\n  rounding: ceil\n", func(p *decks.Params) {
 			p.Hindu.Min, p.Hindu.Rounding = 2, decks.RoundCeil
 		}},
@@ -82,6 +86,8 @@ func TestParseShuffleParamsErrors(t *testing.T) {
 		{"bad bool", "faro:\n  in: maybe\n", `t.yaml:2: faro.in: "maybe" is not true or false`},
 		{"bad rounding", "\nhindu:\n  rounding: up\n", `t.yaml:3: hindu.rounding: unknown rounding "up" (want nearest, floor or ceil)`},
 		{"bad order", "deal:\n  order: random\n", `t.yaml:2: deal.order: unknown pile order "random" (want odd-even, natural or a list of piles such as [2, 1, 3])`},
+		{"bad face", "deal:\n  face: sideways\n", `t.yaml:2: deal.face: unknown face "sideways" (want down or up)`},
+		{"too many piles", "deal: {piles: 1000000000}\n", "t.yaml:1: deal: deal piles 1000000000: must be 1..1000"},
 		{"validate section", "deal:\n  piles: 3\n  order: [1, 2, 2]\n", "t.yaml:1: deal: deal order [1 2 2]: pile 2 twice"},
 		{"validate hindu", "x: 1\nhindu: {min: 0}\n", "t.yaml:1: x: unknown key (want cut, hindu, riffle, faro, deal, overhand, costs)\nt.yaml:2: hindu: hindu min 0: a packet holds at least 1 card"},
 		{"negative cost", "costs:\n  H: -3\n", "t.yaml:2: costs.H: -3 s is negative"},
@@ -121,12 +127,43 @@ func TestLoadShuffleParamsFile(t *testing.T) {
 	}
 }
 
-// FuzzParseShuffleParams: whatever is accepted is valid, and the shipped
-// file's round trip is stable; nothing panics.
+// TestFormatShuffleParams: the writer's output parses back to the same
+// parameters, for the defaults and for every kind of non-default value.
+func TestFormatShuffleParams(t *testing.T) {
+	edits := []func(p *decks.Params){
+		func(*decks.Params) {},
+		func(p *decks.Params) {
+			p.Cut = decks.Cut{Centre: 0.1, SD: 1.0 / 3, Rounding: decks.RoundCeil}
+			p.Hindu = decks.Hindu{Mean: -2.5e-7, SD: 1e300, Rounding: decks.RoundFloor, Min: 7}
+			p.Riffle, p.Faro, p.Overhand = decks.Riffle{Packets: 5, Drop: true}, decks.Faro{In: true}, decks.Overhand{P: 0.3}
+			p.Deal = decks.Deal{Piles: 4, Order: decks.PilesCustom, Custom: []int{4, 2, 1, 3}, FaceUp: true}
+			p.Costs = decks.Costs{C: 1, U: 9}
+		},
+		func(p *decks.Params) { p.Deal = decks.Deal{Piles: 1000, Order: decks.PilesNatural} },
+	}
+	for i, edit := range edits {
+		want := decks.DefaultParams()
+		edit(&want)
+		text := FormatShuffleParams(want)
+		got, err := ParseShuffleParams(text, "w.yaml")
+		if err != nil {
+			t.Fatalf("case %d: %v in\n%s", i, err, text)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("case %d: round trip (-want +got):\n%s\n%s", i, diff, text)
+		}
+	}
+}
+
+// FuzzParseShuffleParams: whatever is accepted is valid, and its round trip
+// parse → FormatShuffleParams → parse gives the same parameters; nothing
+// panics. Every accepted value is bounded (piles ≤ decks.MaxPiles, riffle
+// packets ≤ 128), so nothing is slow either.
 func FuzzParseShuffleParams(f *testing.F) {
 	f.Add(string(ShufflesYAML()))
-	f.Add("hindu: {mean: 5, sd: 5/6}\ndeal: {order: [2, 1]}\n")
+	f.Add("hindu: {mean: 5, sd: 5/6}\ndeal: {order: [2, 1], piles: 2, face: up}\n")
 	f.Add("costs: {o: 4}\n")
+	f.Add("cut: {centre: 1/3, sd: 1e-300}\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := ParseShuffleParams([]byte(s), "f.yaml")
 		if err != nil {
@@ -135,5 +172,28 @@ func FuzzParseShuffleParams(f *testing.F) {
 		if err := p.Validate(); err != nil {
 			t.Fatalf("accepted invalid params from %q: %v", s, err)
 		}
+		text := FormatShuffleParams(p)
+		p2, err := ParseShuffleParams(text, "w.yaml")
+		if err != nil {
+			t.Fatalf("written params do not parse: %v\n%s", err, text)
+		}
+		if diff := cmp.Diff(p, p2); diff != "" {
+			t.Fatalf("round trip of %q (-first +second):\n%s", s, diff)
+		}
 	})
+}
+
+func ExampleFormatShuffleParams() {
+	p := decks.DefaultParams()
+	p.Deal = decks.Deal{Piles: 3, Order: decks.PilesCustom, Custom: []int{3, 1, 2}, FaceUp: true}
+	text := FormatShuffleParams(p)
+	back, err := ParseShuffleParams(text, "example.yaml")
+	fmt.Println(err, back.Deal.Custom, back.Deal.FaceUp)
+	fmt.Print(string(text[strings.Index(string(text), "deal:"):strings.Index(string(text), "overhand:")]))
+	// Output:
+	// <nil> [3 1 2] true
+	// deal:
+	//   piles: 3
+	//   order: [3, 1, 2]
+	//   face: up
 }

@@ -27,8 +27,10 @@ import (
 //	AS 0H KC …
 //
 // Every key is optional on input (a bare list of decks is a standard52
-// corpus); WriteCorpus writes them all. Other '#' lines are comments,
-// ignored anywhere. Blank lines are skipped.
+// corpus); WriteCorpus writes them all. Other '#' lines are comments, which
+// the reader ignores anywhere, and blank lines are skipped; a file holds at
+// least one deck line. (calcsol corpus verify demands more: the exact bytes
+// WriteCorpus writes, so no comment, blank line or CRLF line ending.)
 //
 // The checksum is SHA-256 over the deck lines in file order, each exactly as
 // it stands in the file without its line ending, followed by one "\n" (a
@@ -56,6 +58,9 @@ type Corpus struct {
 	// Checksum is the hex SHA-256 of the deck lines as read by ReadCorpus;
 	// WriteCorpus computes its own.
 	Checksum string
+	// GeneratorLine is the line of the "# generator" line in the file
+	// ReadCorpus read (0 otherwise), for messages about the generator.
+	GeneratorLine int
 }
 
 // ParseError is a malformed corpus: the file's name, the 1-based line (0 when
@@ -219,6 +224,11 @@ func scanCorpus(data []byte, name string, rankOK bool, deck func(ids []int, rank
 	if h.generator != "" && h.seedLine == 0 {
 		return nil, "", &ParseError{name, h.genLine, errors.New("generator without a seed line")}
 	}
+	if decks == 0 {
+		// An empty corpus measures nothing, and a header-only file is more
+		// likely a truncated one than a corpus.
+		return nil, "", &ParseError{name, 0, errors.New("no deck lines: a corpus holds at least one deck")}
+	}
 	if h.countLine != 0 && h.count != decks {
 		return nil, "", &ParseError{name, h.countLine, fmt.Errorf("count %d, but the file holds %d decks", h.count, decks)}
 	}
@@ -275,7 +285,7 @@ func ReadCorpus(r io.Reader, name string) (*Corpus, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.Kind, c.Generator, c.Seed, c.Checksum = h.kind, h.generator, h.seed, sum
+	c.Kind, c.Generator, c.Seed, c.Checksum, c.GeneratorLine = h.kind, h.generator, h.seed, sum, h.genLine
 	n := h.kind.Size()
 	c.Decks = make([][]int, len(flat)/n)
 	for i := range c.Decks {

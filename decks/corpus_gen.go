@@ -30,7 +30,7 @@ func (g ShuffleGenerator) Supports(Kind) bool { return true }
 // Generate implements Generator.
 func (g ShuffleGenerator) Generate(deck []int, r *rand.Rand) { g.Shuffle.Shuffle(deck, r) }
 
-// GenerateCorpus makes count decks of kind k. One generator NewRand(seed) is
+// GenerateCorpus makes count ≥ 1 decks of kind k. One generator NewRand(seed) is
 // consumed in deck order: deck 1 is made from a fresh deck with the first
 // numbers it yields, deck 2 continues where deck 1 stopped, and so on. So deck
 // j depends on every deck before it, and the same kind, generator spec and
@@ -42,8 +42,8 @@ func GenerateCorpus(k Kind, g Generator, seed uint64, count int) (*Corpus, error
 	if !g.Supports(k) {
 		return nil, fmt.Errorf("generator %q cannot make %s decks", g.Spec(), k.Name())
 	}
-	if count < 0 {
-		return nil, fmt.Errorf("count %d: want at least 0", count)
+	if count < 1 {
+		return nil, fmt.Errorf("count %d: want at least 1 deck", count)
 	}
 	n := k.Size()
 	r := NewRand(seed)

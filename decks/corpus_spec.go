@@ -35,7 +35,10 @@ func Regenerate(c *Corpus, p Params) (*Corpus, error) {
 	}
 	g, err := ParseGenerator(c.Generator, p)
 	if err != nil {
-		return nil, err
+		if c.GeneratorLine > 0 {
+			return nil, fmt.Errorf("line %d: generator %q: %w", c.GeneratorLine, c.Generator, err)
+		}
+		return nil, fmt.Errorf("generator %q: %w", c.Generator, err)
 	}
 	out, err := GenerateCorpus(c.Kind, g, c.Seed, len(c.Decks))
 	if err != nil {

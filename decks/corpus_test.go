@@ -203,8 +203,9 @@ func TestReadCalculationDecksKind(t *testing.T) {
 	if want := "t.txt line 2: a 60-card deck: Calculation needs standard52"; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
 	}
+	// A header without decks is refused before its kind is looked at.
 	_, err = ReadCalculationDecks(strings.NewReader("# kind set64\n"), "t.txt")
-	if want := "t.txt line 1: deck kind set64: Calculation needs standard52"; err == nil || err.Error() != want {
+	if want := "t.txt: no deck lines: a corpus holds at least one deck"; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
 	}
 }
@@ -346,6 +347,34 @@ func TestVerifyDetects(t *testing.T) {
 	c.Generator = ""
 	if err := Verify(c, p); err == nil {
 		t.Error("no generator verified")
+	}
+}
+
+// TestVerifyBadGeneratorLine: a generator the header names but that does not
+// parse is reported with its line.
+func TestVerifyBadGeneratorLine(t *testing.T) {
+	in := corpusFile("# format calcsol-corpus 1\n# kind standard52\n# generator shuffle HX\n# seed 1\n", freshLine)
+	c, err := ReadCorpus(strings.NewReader(in), "t.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Verify(c, DefaultParams())
+	want := `line 3: generator "shuffle HX": shuffle sequence "HX": position 2: unknown shuffle letter "X"`
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want %s…", err, want)
+	}
+}
+
+// TestReadCorpusNoDecks: a header without deck lines is not a corpus, and
+// GenerateCorpus makes at least one deck.
+func TestReadCorpusNoDecks(t *testing.T) {
+	for _, in := range []string{"", "# format calcsol-corpus 1\n# count 0\n", "\n\n# comment\n"} {
+		if _, err := ReadCorpus(strings.NewReader(in), "t.txt"); err == nil || !strings.Contains(err.Error(), "no deck lines") {
+			t.Errorf("%q: %v, want no deck lines", in, err)
+		}
+	}
+	if _, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 1, 0); err == nil {
+		t.Error("GenerateCorpus made an empty corpus")
 	}
 }
 

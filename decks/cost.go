@@ -195,6 +195,16 @@ func (c Costs) costed() string {
 	return b.String()
 }
 
+// Limits of Maximal, so that no input makes it run unbounded: the time limit
+// is at most MaxCostLimit seconds (one hour; the seeds use 12 and 60), and
+// at most MaxCombinations maximal combinations are listed. Beyond that
+// Maximal returns an error instead of enumerating (with costs 3, 7, 7, 2, 30
+// for CHRFD, T = 600 already gives about 10^6 combinations).
+const (
+	MaxCostLimit    = 3600
+	MaxCombinations = 100_000
+)
+
 // Maximal is the second generator of SPEC §5: every maximal combination of
 // the given letters whose total time is at most limit — maximal meaning that
 // no further shuffle of any of the letters fits. With oneDeal, D is used
@@ -206,9 +216,16 @@ func (c Costs) costed() string {
 // decreasing, then the next one's, and so on. For methods "HRD", limit 60
 // and oneDeal this gives D^1R^4, D^1R^3H^3, D^1R^2H^5, D^1R^1H^7, D^1H^10,
 // with 5 + 140 + 168 + 72 + 11 = 396 orderings.
+//
+// It refuses a limit above MaxCostLimit and stops with an error once more
+// than MaxCombinations combinations are found; its work is proportional to
+// the number of combinations (times the number of letters).
 func (c Costs) Maximal(methods string, limit int, oneDeal bool) ([]Combination, error) {
 	if limit < 0 {
 		return nil, fmt.Errorf("time limit %d s is negative", limit)
+	}
+	if limit > MaxCostLimit {
+		return nil, fmt.Errorf("time limit %d s: at most %d s", limit, MaxCostLimit)
 	}
 	var free, seen []byte
 	for i := range len(methods) {
@@ -260,11 +277,19 @@ func (c Costs) Maximal(methods string, limit int, oneDeal bool) ([]Combination, 
 	})
 	cheapest, _ := c.Of(free[len(free)-1])
 	var out []Combination
+	tooMany := false
 	counts := make([]int, len(free))
 	var rec func(k, left int)
 	rec = func(k, left int) {
+		if tooMany {
+			return
+		}
 		if k == len(free) {
 			if left < cheapest { // nothing more fits
+				if len(out) == MaxCombinations {
+					tooMany = true
+					return
+				}
 				comb := slices.Clone(fixed)
 				for i, n := range counts {
 					if n > 0 {
@@ -276,12 +301,22 @@ func (c Costs) Maximal(methods string, limit int, oneDeal bool) ([]Combination, 
 			return
 		}
 		cost, _ := c.Of(free[k])
-		for n := left / cost; n >= 0; n-- {
+		lowest := 0
+		if k == len(free)-1 {
+			// The last letter is the cheapest: only its largest count
+			// leaves less than the cheapest cost, so every call of the
+			// level above ends in exactly one combination.
+			lowest = left / cost
+		}
+		for n := left / cost; n >= lowest; n-- {
 			counts[k] = n
 			rec(k+1, left-n*cost)
 		}
 		counts[k] = 0
 	}
 	rec(0, budget)
+	if tooMany {
+		return nil, fmt.Errorf("methods %q, time limit %d s: more than %d maximal combinations; use fewer methods or a smaller limit", methods, limit, MaxCombinations)
+	}
 	return out, nil
 }

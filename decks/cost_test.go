@@ -191,10 +191,18 @@ func TestMaximalErrors(t *testing.T) {
 		{"DD", 60, true},
 		{"", 60, false},
 		{"HR", -1, false},
+		{"HR", MaxCostLimit + 1, false},
+		{"CHRFD", 100000, false},
+		{"CHRFD", MaxCostLimit, false}, // far more than MaxCombinations
 	} {
 		if _, err := DefaultCosts().Maximal(tc.methods, tc.limit, tc.oneDeal); err == nil {
 			t.Errorf("Maximal(%q, %d, %v) accepted", tc.methods, tc.limit, tc.oneDeal)
 		}
+	}
+	// The largest limit still works: C and H at T = 3600 give 1,201
+	// combinations (H^m, m = 0..1200, then as many C as fit).
+	if got, err := DefaultCosts().Maximal("CH", MaxCostLimit, false); err != nil || len(got) != 1201 {
+		t.Errorf("Maximal(CH, %d) = %d combinations, %v; want 1201", MaxCostLimit, len(got), err)
 	}
 	// One deal that does not fit: no combination, no error.
 	if got, err := DefaultCosts().Maximal("HR", 20, true); err != nil || len(got) != 0 {

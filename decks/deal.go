@@ -139,6 +139,40 @@ const (
 	MaxAdjust  = 100
 )
 
+// MaxProposals bounds the exchanges proposed in one adjustment with
+// count=swaps (CountSwaps).
+const MaxProposals = 10_000
+
+// Count says what the adjust value of a deal counts.
+type Count uint8
+
+const (
+	// CountProposals counts every proposed exchange, swapped or refused
+	// (the default).
+	CountProposals Count = iota
+	// CountSwaps counts only exchanges that swapped cards, proposing at
+	// most MaxProposals.
+	CountSwaps
+)
+
+func (c Count) String() string {
+	if c == CountSwaps {
+		return "swaps"
+	}
+	return "proposals"
+}
+
+// ParseCount reads "proposals" or "swaps".
+func ParseCount(s string) (Count, error) {
+	switch s {
+	case "proposals":
+		return CountProposals, nil
+	case "swaps":
+		return CountSwaps, nil
+	}
+	return 0, fmt.Errorf("count=%s: want proposals or swaps", s)
+}
+
 // DealSpec is a deal generator (SPEC §7). It implements Generator for
 // standard52.
 type DealSpec struct {
@@ -146,6 +180,7 @@ type DealSpec struct {
 	Adjust  int    // −100..100: exchanges; > 0 more biased, < 0 less, 0 none
 	Target  Target // what the exchanges optimise
 	Gather  Gather // how the hands become a stock
+	Count   Count  // what Adjust counts: proposed exchanges (default) or swaps
 }
 
 // DefaultDealSpec is players=4,adjust=0,target=pairs,gather=hands.
@@ -157,6 +192,7 @@ func DefaultDealSpec() DealSpec {
 // (defaults from DefaultDealSpec), each at most once:
 //
 //	players=3..5  adjust=-100..100  target=TARGET (see ParseTarget)  gather=hands|interleave
+//	count=proposals|swaps
 //
 // e.g. "players=4,adjust=50,target=pairs". Spaces around items are ignored.
 func ParseDealSpec(s string) (DealSpec, error) {
@@ -203,17 +239,29 @@ func ParseDealSpec(s string) (DealSpec, error) {
 			default:
 				return d, fmt.Errorf("deal spec %q: gather=%s: want hands or interleave", s, val)
 			}
+		case "count":
+			c, err := ParseCount(val)
+			if err != nil {
+				return d, fmt.Errorf("deal spec %q: %w", s, err)
+			}
+			d.Count = c
 		default:
-			return d, fmt.Errorf("deal spec %q: unknown key %q (want players, adjust, target, gather)", s, key)
+			return d, fmt.Errorf("deal spec %q: unknown key %q (want players, adjust, target, gather, count)", s, key)
 		}
 	}
 	return d, nil
 }
 
-// String is the canonical spec, every key written:
+// String is the canonical spec, every key written except count, which is
+// written only when it is not the default ("…,count=swaps"), so that the
+// specs written before count existed stay canonical:
 // "players=4,adjust=50,target=pairs,gather=hands".
 func (d DealSpec) String() string {
-	return fmt.Sprintf("players=%d,adjust=%d,target=%s,gather=%s", d.Players, d.Adjust, d.Target, d.Gather)
+	s := fmt.Sprintf("players=%d,adjust=%d,target=%s,gather=%s", d.Players, d.Adjust, d.Target, d.Gather)
+	if d.Count != CountProposals {
+		s += ",count=" + d.Count.String()
+	}
+	return s
 }
 
 // Validate checks the ranges of d.
@@ -230,6 +278,9 @@ func (d DealSpec) Validate() error {
 	if d.Gather != GatherHands && d.Gather != GatherInterleave {
 		return fmt.Errorf("deal: invalid gather %d", d.Gather)
 	}
+	if d.Count != CountProposals && d.Count != CountSwaps {
+		return fmt.Errorf("deal: invalid count %d", d.Count)
+	}
 	return nil
 }
 
@@ -245,7 +296,7 @@ func (d DealSpec) Generate(deck []int, r *rand.Rand) {
 	Uniform{}.Shuffle(deck, r)
 	t := NewDealTable(deck, d.Players)
 	if d.Adjust != 0 {
-		t.Adjust(d.Adjust, d.Target, ExchangeRand(deck))
+		t.AdjustCount(d.Adjust, d.Target, d.Count, ExchangeRand(deck))
 	}
 	t.Gather(deck, d.Gather)
 }
@@ -398,6 +449,26 @@ func (t *DealTable) Adjust(adjust int, tg Target, r *rand.Rand) {
 	}
 }
 
+// AdjustCount is Adjust with |adjust| read as count says: proposed
+// exchanges (Adjust), or exchanges that swapped cards, proposing at most
+// MaxProposals in all.
+func (t *DealTable) AdjustCount(adjust int, tg Target, count Count, r *rand.Rand) {
+	if count != CountSwaps {
+		t.Adjust(adjust, tg, r)
+		return
+	}
+	sign, n := 1, adjust
+	if adjust < 0 {
+		sign, n = -1, -adjust
+	}
+	for t.Swaps < n && t.next < MaxProposals {
+		t.Exchange(tg, sign, r)
+	}
+}
+
+// Proposals is the number of exchanges proposed so far.
+func (t *DealTable) Proposals() int { return t.next }
+
 // ExchangeRand returns the generator the exchanges of a deal draw from:
 // NewRand of the FNV-1a hash (64 bits) of the dealt stock's identities, one
 // byte each. Deriving it from the stock, not from the corpus generator,
@@ -484,6 +555,7 @@ type DealMeans struct {
 	Adjust                            int
 	Deals, Hands                      int
 	Swaps                             float64 // mean exchanges per deal that swapped cards
+	Proposals                         float64 // mean exchanges proposed per deal
 	Pairs, Triples, Quads, Runs       float64
 	Links, PairScore, SuitSq, TopSuit float64
 }
@@ -495,6 +567,12 @@ type DealMeans struct {
 // values are compared on common decks. Since an adjustment of k exchanges is
 // the first k exchanges of a longer one, each deal is adjusted once per sign.
 func DealStats(players int, tg Target, adjusts []int, deals int, seed uint64) ([]DealMeans, error) {
+	return DealStatsCount(players, tg, adjusts, CountProposals, deals, seed)
+}
+
+// DealStatsCount is DealStats with the adjust values read as count says
+// (see DealSpec.Count).
+func DealStatsCount(players int, tg Target, adjusts []int, count Count, deals int, seed uint64) ([]DealMeans, error) {
 	if players < MinPlayers || players > MaxPlayers {
 		return nil, fmt.Errorf("%d players, want %d..%d", players, MinPlayers, MaxPlayers)
 	}
@@ -504,13 +582,16 @@ func DealStats(players int, tg Target, adjusts []int, deals int, seed uint64) ([
 	if deals <= 0 {
 		return nil, fmt.Errorf("%d deals, want at least 1", deals)
 	}
+	if count != CountProposals && count != CountSwaps {
+		return nil, fmt.Errorf("invalid count %d", count)
+	}
 	for _, a := range adjusts {
 		if a < -MaxAdjust || a > MaxAdjust {
 			return nil, fmt.Errorf("adjust %d, want -%d..%d", a, MaxAdjust, MaxAdjust)
 		}
 	}
 	type acc struct {
-		swaps                             int
+		swaps, proposals                  int
 		pairs, triples, quads, runs       int
 		links, pairScore, suitSq, topSuit int
 	}
@@ -535,11 +616,20 @@ func DealStats(players int, tg Target, adjusts []int, deals int, seed uint64) ([
 			ex := ExchangeRand(stock)
 			done := 0
 			for _, i := range idx {
-				for ; done < sign*adjusts[i]; done++ {
-					t.Exchange(tg, sign, ex)
+				if count == CountSwaps {
+					// An adjustment to k swaps is the start of one to
+					// more swaps too.
+					for t.Swaps < sign*adjusts[i] && t.Proposals() < MaxProposals {
+						t.Exchange(tg, sign, ex)
+					}
+				} else {
+					for ; done < sign*adjusts[i]; done++ {
+						t.Exchange(tg, sign, ex)
+					}
 				}
 				s := &sums[i]
 				s.swaps += t.Swaps
+				s.proposals += t.Proposals()
 				for _, h := range t.Hands {
 					m := MeasureHand(h)
 					s.pairs += m.Pairs
@@ -559,12 +649,13 @@ func DealStats(players int, tg Target, adjusts []int, deals int, seed uint64) ([
 		hands := float64(deals * players)
 		out[i] = DealMeans{
 			Adjust: adjusts[i], Deals: deals, Hands: deals * players,
-			Swaps:   float64(s.swaps) / float64(deals),
-			Pairs:   float64(s.pairs) / hands,
-			Triples: float64(s.triples) / hands,
-			Quads:   float64(s.quads) / hands,
-			Runs:    float64(s.runs) / hands,
-			Links:   float64(s.links) / hands, PairScore: float64(s.pairScore) / hands,
+			Swaps:     float64(s.swaps) / float64(deals),
+			Proposals: float64(s.proposals) / float64(deals),
+			Pairs:     float64(s.pairs) / hands,
+			Triples:   float64(s.triples) / hands,
+			Quads:     float64(s.quads) / hands,
+			Runs:      float64(s.runs) / hands,
+			Links:     float64(s.links) / hands, PairScore: float64(s.pairScore) / hands,
 			SuitSq: float64(s.suitSq) / hands, TopSuit: float64(s.topSuit) / hands,
 		}
 	}

@@ -20,6 +20,8 @@ func TestParseDealSpec(t *testing.T) {
 		{"target=both", "players=4,adjust=0,target=pairs+runs,gather=hands"},
 		{"target=runs>pairs", "players=4,adjust=0,target=runs>pairs,gather=hands"},
 		{"target=suits+runs+pairs", "players=4,adjust=0,target=suits+runs+pairs,gather=hands"},
+		{"count=proposals,adjust=5", "players=4,adjust=5,target=pairs,gather=hands"},
+		{"count=swaps,adjust=5", "players=4,adjust=5,target=pairs,gather=hands,count=swaps"},
 	}
 	for _, tt := range tests {
 		d, err := ParseDealSpec(tt.in)
@@ -61,6 +63,7 @@ func TestParseDealSpecErrors(t *testing.T) {
 		{"players", `item "players" is not key=value`},
 		{"players=4,", `item "" is not key=value`},
 		{"seats=4", `unknown key "seats"`},
+		{"count=all", "count=all: want proposals or swaps"},
 	}
 	for _, tt := range tests {
 		_, err := ParseDealSpec(tt.in)
@@ -294,10 +297,54 @@ func TestDealStatsErrors(t *testing.T) {
 	}
 }
 
+// TestAdjustCount: with count=swaps, adjust counts the exchanges that swapped
+// cards; with the default count=proposals, every proposal counts, and only
+// some of them swap.
+func TestAdjustCount(t *testing.T) {
+	tg := Target{Objectives: []Objective{Pairs}}
+	for seed := range uint64(20) {
+		stock := Standard52.NewDeck()
+		Uniform{}.Shuffle(stock, NewRand(seed))
+		for _, adjust := range []int{30, -10} {
+			props := NewDealTable(stock, 4)
+			props.AdjustCount(adjust, tg, CountProposals, ExchangeRand(stock))
+			swaps := NewDealTable(stock, 4)
+			swaps.AdjustCount(adjust, tg, CountSwaps, ExchangeRand(stock))
+			n := max(adjust, -adjust)
+			if props.Proposals() != n || props.Swaps >= n {
+				t.Errorf("seed %d adjust %d, count=proposals: %d proposals, %d swaps", seed, adjust, props.Proposals(), props.Swaps)
+			}
+			if swaps.Swaps > n || (swaps.Swaps < n && swaps.Proposals() < MaxProposals) || swaps.Proposals() <= n {
+				t.Errorf("seed %d adjust %d, count=swaps: %d proposals, %d swaps", seed, adjust, swaps.Proposals(), swaps.Swaps)
+			}
+		}
+	}
+	// Statistics: count=swaps makes exactly |adjust| swaps per deal here.
+	rows, err := DealStatsCount(4, tg, []int{-5, 0, 10}, CountSwaps, 30, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{5, 0, 10} {
+		if rows[i].Swaps != want || (want > 0 && rows[i].Proposals <= want) {
+			t.Errorf("adjust %d: %.2f swaps, %.2f proposals per deal; want %v swaps", rows[i].Adjust, rows[i].Swaps, rows[i].Proposals, want)
+		}
+	}
+	// The generator follows the spec's count.
+	d, _ := ParseDealSpec("adjust=10,count=swaps")
+	deck := Standard52.NewDeck()
+	d.Generate(deck, NewRand(3))
+	d.Count = CountProposals
+	deck2 := Standard52.NewDeck()
+	d.Generate(deck2, NewRand(3))
+	if slices.Equal(deck, deck2) {
+		t.Error("count=swaps and count=proposals gave the same deal")
+	}
+}
+
 // FuzzParseDealSpec: a spec that parses has a canonical form that parses to
 // the same spec.
 func FuzzParseDealSpec(f *testing.F) {
-	for _, s := range []string{"", "players=4,adjust=50,target=pairs", "target=runs>pairs,gather=interleave", "adjust=-7,target=both"} {
+	for _, s := range []string{"", "players=4,adjust=50,target=pairs", "target=runs>pairs,gather=interleave", "adjust=-7,target=both", "count=swaps,adjust=3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -18,6 +18,16 @@ func ExampleDeal() {
 	// π:    [4 7 10 3 6 9 2 5 8 1]
 }
 
+// Dealt face up, each pile keeps the order dealt (pile 1 is 1 4 7 10 from
+// its top).
+func ExampleDeal_faceUp() {
+	deck := decks.Unshuffled(10)
+	decks.Deal{Piles: 3, Order: decks.PilesNatural, FaceUp: true}.Shuffle(deck, nil)
+	fmt.Println("deck:", oneBased(deck))
+	// Output:
+	// deck: [1 4 7 10 2 5 8 3 6 9]
+}
+
 func ExampleHinduPackets() {
 	deck := decks.Unshuffled(10)
 	decks.HinduPackets(deck, []int{3, 3, 3, 3})

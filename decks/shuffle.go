@@ -74,8 +74,11 @@ func (m Rounding) apply(x float64) int {
 }
 
 // normalDraw draws N(mean, sd). The product is rounded explicitly so that no
-// platform fuses it with the addition into an FMA (byte-identical results on
-// amd64 and arm64).
+// platform fuses it with the addition into an FMA. NormFloat64 itself is
+// identical on every amd64 machine, but its rare slow path (math.Exp,
+// math.Log, a float32 comparison the compiler may fuse) is not guaranteed
+// bit-identical on other architectures: see docs/shuffles-models.md,
+// "Conventions".
 func normalDraw(r *rand.Rand, mean, sd float64) float64 {
 	return float64(sd*r.NormFloat64()) + mean
 }
@@ -204,7 +207,7 @@ func HinduPackets(deck []int, sizes []int) {
 //     Given the sizes, every interleaving is equally likely — exactly as
 //     with the dropping rule — so the two are the same model. For a = 2 the
 //     digits are the bits of one 64-bit draw per 64 cards, which makes it
-//     about ten times faster.
+//     about six times faster (docs/shuffles-models.md, Benchmarks).
 //
 // Cards are dealt into the new deck from the top down; dropping from the
 // bottom gives the same distribution (every interleaving equally likely).
@@ -427,26 +430,38 @@ func ParsePileOrder(s string) (PileOrder, error) {
 	return 0, fmt.Errorf("unknown pile order %q (want odd-even, natural or custom)", s)
 }
 
+// MaxPiles is the largest number of piles a Deal accepts. Piles beyond the
+// number of cards n stay empty, so a deal onto d > n piles is the deal onto
+// n piles (each card on a pile of its own), restricted to the non-empty piles
+// in the stacking order; Shuffle costs O(n) for the odd-even and natural
+// orders whatever d is, and O(n + d) for a custom order.
+const MaxPiles = 1000
+
 // Deal is the letter D (SPEC §5): deal the cards one by one from the top onto
 // Piles piles (card 1 on pile 1, card 2 on pile 2, …, card d+1 on pile 1
 // again), then stack the piles, the first pile of the order on top.
 //
-// Dealing face down puts each card on top of its pile, so a pile holds its
-// cards in reverse: with n = 10 and d = 3, pile 1 is 10 7 4 1 from its top.
-// Stacking piles 1, 2, 3 from the top then gives the deck
-// 10 7 4 1 8 5 2 9 6 3, that is π = (4 7 10 3 6 9 2 5 8 1) of SPEC §5.
+// Dealing face down (the default, FaceUp false) puts each card on top of its
+// pile, so a pile holds its cards in reverse: with n = 10 and d = 3, pile 1 is
+// 10 7 4 1 from its top. Stacking piles 1, 2, 3 from the top then gives the
+// deck 10 7 4 1 8 5 2 9 6 3, that is π = (4 7 10 3 6 9 2 5 8 1) of SPEC §5.
+//
+// With FaceUp the cards are dealt face up and each pile is turned over before
+// stacking, so a pile holds its cards in the order dealt (pile 1 is 1 4 7 10
+// from its top) and the same example gives 1 4 7 10 2 5 8 3 6 9.
 type Deal struct {
 	Piles  int
 	Order  PileOrder
 	Custom []int // 1-based pile numbers, top first; used when Order == PilesCustom
+	FaceUp bool  // each pile keeps the order dealt (first card on top)
 }
 
 func (d Deal) String() string { return "D" }
 
 // Validate reports a parameter that cannot work.
 func (d Deal) Validate() error {
-	if d.Piles < 1 {
-		return fmt.Errorf("deal piles %d: must be ≥ 1", d.Piles)
+	if d.Piles < 1 || d.Piles > MaxPiles {
+		return fmt.Errorf("deal piles %d: must be 1..%d", d.Piles, MaxPiles)
 	}
 	switch d.Order {
 	case PilesOddEven, PilesNatural:
@@ -472,27 +487,31 @@ func (d Deal) Validate() error {
 
 // Stacking returns the 1-based pile numbers in stacking order, top first.
 func (d Deal) Stacking() []int {
-	out := make([]int, 0, max(d.Piles, 0))
-	d.eachPile(func(p int) { out = append(out, p+1) })
+	out := make([]int, 0, min(max(d.Piles, 0), MaxPiles))
+	d.eachPile(min(d.Piles, MaxPiles), func(p int) { out = append(out, p+1) })
 	return out
 }
 
-// eachPile calls f with the 0-based piles in stacking order, top first.
-func (d Deal) eachPile(f func(p int)) {
+// eachPile calls f with the 0-based piles in stacking order, top first,
+// leaving out the piles from upto on (for the odd-even and natural orders
+// the order of the piles below upto does not depend on the number of piles).
+func (d Deal) eachPile(upto int, f func(p int)) {
 	switch d.Order {
 	case PilesCustom:
 		for _, p := range d.Custom {
-			f(p - 1)
+			if p-1 < upto {
+				f(p - 1)
+			}
 		}
 	case PilesNatural:
-		for p := range d.Piles {
+		for p := range upto {
 			f(p)
 		}
 	default:
-		for p := 0; p < d.Piles; p += 2 {
+		for p := 0; p < upto; p += 2 {
 			f(p)
 		}
-		for p := 1; p < d.Piles; p += 2 {
+		for p := 1; p < upto; p += 2 {
 			f(p)
 		}
 	}
@@ -508,13 +527,18 @@ func (d Deal) Shuffle(deck []int, _ *rand.Rand) {
 	tmp := shuffleScratch(&arr, n)
 	copy(tmp, deck)
 	j := 0
-	d.eachPile(func(p int) {
-		if p >= n {
-			return // an empty pile
-		}
-		// Pile p holds deck indices p, p+d, p+2d, …; its top card is the
-		// last one dealt.
+	// Piles from n on are empty: leave them out.
+	d.eachPile(min(d.Piles, n), func(p int) {
+		// Pile p holds deck indices p, p+d, p+2d, …; face down its top
+		// card is the last one dealt, face up the first.
 		last := p + (n-1-p)/d.Piles*d.Piles
+		if d.FaceUp {
+			for i := p; i <= last; i += d.Piles {
+				deck[j] = tmp[i]
+				j++
+			}
+			return
+		}
 		for i := last; i >= p; i -= d.Piles {
 			deck[j] = tmp[i]
 			j++
@@ -606,7 +630,8 @@ type Params struct {
 //   - H: N(10, 5/3), nearest, packets ≥ 1 (seed 001);
 //   - R: 2 packets (GSR), simulated in digit form;
 //   - F: out-shuffle;
-//   - D: 10 piles stacked odd then even, 1,3,5,7,9,2,4,6,8,10 from the top (seed 001);
+//   - D: 10 piles dealt face down, stacked odd then even, 1,3,5,7,9,2,4,6,8,10
+//     from the top (seed 001);
 //   - O: p = 1/10, so its mean packet (10 cards) matches H (not in the seeds);
 //   - costs: C 2 s, H 3 s, R = F 7 s, D 30 s, O and U uncosted (seed 000, Table 1).
 func DefaultParams() Params {

@@ -56,6 +56,19 @@ func TestWorkedExamples(t *testing.T) {
 			want:    []int{4, 10, 7, 3, 9, 6, 2, 8, 5, 1},
 		},
 		{
+			// Face up: pile 1 is 1 4 7 10 from its top, 2 is 2 5 8, 3 is 3 6 9.
+			name:    "deal 3 piles stacked 1,2,3 face up",
+			shuffle: func(deck []int) { Deal{Piles: 3, Order: PilesNatural, FaceUp: true}.Shuffle(deck, nil) },
+			want:    []int{1, 5, 8, 2, 6, 9, 3, 7, 10, 4},
+		},
+		{
+			// More piles than cards: each card on its own pile; piles 1, 3,
+			// 5, 7, 9, then 2, 4, 6, 8, 10 (the empty piles add nothing).
+			name:    "deal 1000 piles odd-even",
+			shuffle: func(deck []int) { Deal{Piles: MaxPiles, Order: PilesOddEven}.Shuffle(deck, nil) },
+			want:    []int{1, 6, 2, 7, 3, 8, 4, 9, 5, 10},
+		},
+		{
 			name:    "faro out",
 			shuffle: func(deck []int) { Faro{}.Shuffle(deck, nil) },
 			want:    []int{1, 3, 5, 7, 9, 2, 4, 6, 8, 10},
@@ -177,6 +190,8 @@ func allModels() []Shuffler {
 	return []Shuffler{
 		p.Cut, p.Hindu, p.Riffle, Riffle{Packets: 3}, Riffle{Packets: 7}, Riffle{Packets: 2, Drop: true}, Riffle{Packets: 5, Drop: true}, p.Faro, Faro{In: true},
 		p.Deal, Deal{Piles: 3, Order: PilesNatural}, Deal{Piles: 4, Order: PilesCustom, Custom: []int{4, 2, 1, 3}},
+		Deal{Piles: 10, FaceUp: true}, Deal{Piles: 200, Order: PilesNatural}, Deal{Piles: MaxPiles},
+		Deal{Piles: 5, Order: PilesCustom, Custom: []int{5, 3, 1, 2, 4}, FaceUp: true},
 		p.Overhand, Uniform{},
 		MustParseSequence("HDHRDHH", p), MustParseSequence("C^3O^2U", p),
 		Cut{Centre: 0, SD: 50, Rounding: RoundCeil}, Hindu{Mean: -3, SD: 40, Rounding: RoundFloor, Min: 2},
@@ -380,6 +395,7 @@ func TestShuffleValidate(t *testing.T) {
 		{"hindu sd NaN", func(p *Params) { p.Hindu.SD = math.NaN() }},
 		{"riffle packets", func(p *Params) { p.Riffle.Packets = 1 }},
 		{"deal piles", func(p *Params) { p.Deal.Piles = 0 }},
+		{"deal too many piles", func(p *Params) { p.Deal.Piles = MaxPiles + 1 }},
 		{"deal custom short", func(p *Params) { p.Deal.Order = PilesCustom; p.Deal.Custom = []int{1, 2} }},
 		{"deal custom twice", func(p *Params) {
 			p.Deal = Deal{Piles: 3, Order: PilesCustom, Custom: []int{1, 2, 2}}
@@ -542,5 +558,23 @@ func TestHinduPacketSizes(t *testing.T) {
 	}
 	if mean := cards / packets; math.Abs(mean-10) > 0.1 {
 		t.Errorf("mean packet %.3f cards, want 10 ± 0.1", mean)
+	}
+}
+
+// TestDealManyPiles: piles beyond n are empty, so d > n piles deal like n
+// piles (odd-even and natural orders), for every n.
+func TestDealManyPiles(t *testing.T) {
+	for _, order := range []PileOrder{PilesOddEven, PilesNatural} {
+		for _, n := range []int{1, 2, 7, 52, 300} {
+			want := Unshuffled(n)
+			Deal{Piles: n, Order: order}.Shuffle(want, nil)
+			for _, d := range []int{n + 1, 2*n + 3, MaxPiles} {
+				got := Unshuffled(n)
+				Deal{Piles: d, Order: order}.Shuffle(got, nil)
+				if !slices.Equal(got, want) {
+					t.Errorf("%v n=%d: %d piles give %v, %d piles %v", order, n, d, got, n, want)
+				}
+			}
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -54,8 +55,10 @@ var corpusVerifyCmd = &cobra.Command{
 	Short: "Check a corpus: format, count, checksum, and that its generator remakes it",
 	Long: `Read a corpus file (or an embedded corpus by name), refusing malformed input
 with the line and the reason (wrong card count, unknown or duplicate card,
-count or checksum mismatch). If the header names a generator and a seed, make
-the corpus again from them and compare byte for byte.
+count or checksum mismatch, no deck at all). If the header names a generator
+and a seed, make the corpus again from them and compare byte for byte: the
+reader ignores comment lines, blank lines and CRLF endings, but verify wants
+the exact file calcsol writes, and names the first line that differs.
 
 Prints "ok: N decks, checksum …" and exits 0, or prints the reason and exits 2.
 A corpus made with --shuffle-config needs the same --shuffle-config here.`,
@@ -117,6 +120,15 @@ func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 	if rankOnly && kind != decks.Standard52 {
 		return badInput("--rank-only needs --deck standard52")
 	}
+	if out != "-" {
+		// Before generating: a missing or read-only directory is bad input.
+		if err := saCheckOutDir("--out", out); err != nil {
+			return err
+		}
+		if st, err := os.Stat(out); err == nil && st.IsDir() {
+			return badInput("--out %s is a directory", out)
+		}
+	}
 	var g decks.Generator
 	if shuffle != "" {
 		p, err := loadShuffleParams(cmd)
@@ -156,10 +168,13 @@ func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 // readCorpusArg reads a corpus from a file, or from the embedded corpora
 // when no such file exists and arg names one. It returns the raw bytes too.
 func readCorpusArg(arg string) (*decks.Corpus, []byte, error) {
+	if st, err := os.Stat(arg); err == nil && st.IsDir() {
+		return nil, nil, badInput("%s is a directory, not a corpus file", arg)
+	}
 	data, err := os.ReadFile(arg)
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
-			return nil, nil, err
+			return nil, nil, badInput("%v", err)
 		}
 		b, eerr := corpora.Bytes(arg)
 		if eerr != nil {
@@ -200,10 +215,51 @@ func runCorpusVerify(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	if !bytes.Equal(data, wantBytes) {
-		return badInput("%s: the decks match %q seed %d, but the file is not byte-identical to what calcsol writes (comments, line endings or card notation differ)", args[0], c.Generator, c.Seed)
+		return badInput("%s: the decks match %q seed %d, but the file is not byte-identical to what calcsol writes: %s", args[0], c.Generator, c.Seed, firstDifference(data, wantBytes))
 	}
 	fmt.Fprintf(w, "ok: %d decks, checksum %s, byte-identical to %q seed %d\n", len(c.Decks), c.Checksum, c.Generator, c.Seed)
 	return nil
+}
+
+// firstDifference says where file first differs from want (what calcsol
+// writes), line by line, and how: "line 3: ends with CRLF …".
+func firstDifference(file, want []byte) string {
+	fl := bytes.SplitAfter(file, []byte("\n"))
+	wl := bytes.SplitAfter(want, []byte("\n"))
+	for i := 0; ; i++ {
+		switch {
+		case i >= len(fl) && i >= len(wl):
+			return "no difference found"
+		case i >= len(fl) || len(fl[i]) == 0:
+			return fmt.Sprintf("line %d: the file ends; calcsol writes %q", i+1, clip(wl[i]))
+		case i >= len(wl) || len(wl[i]) == 0:
+			return fmt.Sprintf("line %d: calcsol writes no more lines; the file has %q", i+1, clip(fl[i]))
+		}
+		f, w := fl[i], wl[i]
+		if bytes.Equal(f, w) {
+			continue
+		}
+		switch {
+		case bytes.HasSuffix(f, []byte("\r\n")) && bytes.Equal(f[:len(f)-2], w[:len(w)-1]):
+			return fmt.Sprintf("line %d ends with CRLF (\\r\\n); calcsol writes LF (\\n) line endings", i+1)
+		case !bytes.HasSuffix(f, []byte("\n")) && bytes.Equal(f, w[:len(w)-1]):
+			return fmt.Sprintf("line %d has no final newline", i+1)
+		case len(f) > 0 && f[0] == '#' && (len(w) == 0 || w[0] != '#'):
+			return fmt.Sprintf("line %d: extra '#' line %q (comments are ignored when reading, but calcsol writes none)", i+1, clip(f))
+		case len(f) > 0 && f[0] == '#' && i+1 < len(fl) && bytes.Equal(fl[i+1], w):
+			return fmt.Sprintf("line %d: extra '#' line %q (comments are ignored when reading, but calcsol writes none)", i+1, clip(f))
+		}
+		return fmt.Sprintf("line %d: the file has %q, calcsol writes %q", i+1, clip(f), clip(w))
+	}
+}
+
+// clip shortens a line for a message.
+func clip(b []byte) string {
+	s := strings.TrimRight(string(b), "\r\n")
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
 }
 
 func runCorpusShow(cmd *cobra.Command, args []string) error {

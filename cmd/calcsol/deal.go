@@ -38,6 +38,12 @@ per-hand means of the SPEC §7 measures:
   pair score             Σ C(c,2) over ranks (the pairs objective)
   top suit               cards of the hand's most common suit
   swaps                  mean exchanges per deal that did swap cards
+  proposals              mean exchanges proposed per deal
+
+--count says what an adjust value counts: proposals (default; every proposed
+exchange, swapped or refused, so adjust=100 swaps only some 10–16 times) or
+swaps (proposing until |adjust| exchanges swapped cards, at most 10,000
+proposals per deal). The deal spec's count=proposals|swaps is the same switch.
 
 Every value is measured on the same deals.`,
 	Example: `  calcsol deal stats --players 4 --target pairs --from -100 --to 100 --step 20 --deals 2000 --seed 1
@@ -66,7 +72,8 @@ func init() {
 	f.Int("step", 20, "step between adjust values")
 	f.Int("deals", 1000, "number of deals")
 	f.Uint64("seed", 1, "seed of the shuffles")
-	dealShowCmd.Flags().String("deal", "players=4,adjust=20,target=pairs", "deal spec (players=…,adjust=…,target=…,gather=…)")
+	f.String("count", "proposals", "what adjust counts: proposals or swaps")
+	dealShowCmd.Flags().String("deal", "players=4,adjust=20,target=pairs", "deal spec (players=…,adjust=…,target=…,gather=…,count=…)")
 	dealShowCmd.Flags().Uint64("seed", 1, "seed of the shuffle")
 	dealCmd.AddCommand(dealStatsCmd, dealShowCmd)
 	rootCmd.AddCommand(dealCmd)
@@ -81,6 +88,11 @@ func runDealStats(cmd *cobra.Command, _ []string) error {
 	step, _ := f.GetInt("step")
 	deals, _ := f.GetInt("deals")
 	seed, _ := f.GetUint64("seed")
+	countName, _ := f.GetString("count")
+	count, err := decks.ParseCount(countName)
+	if err != nil {
+		return badInput("--count %s: want proposals or swaps", countName)
+	}
 	tg, err := decks.ParseTarget(target)
 	if err != nil {
 		return badInput("--target: %v", err)
@@ -104,27 +116,27 @@ func runDealStats(cmd *cobra.Command, _ []string) error {
 	for a := from; a <= to; a += step {
 		adjusts = append(adjusts, a)
 	}
-	rows, err := decks.DealStats(players, tg, adjusts, deals, seed)
+	rows, err := decks.DealStatsCount(players, tg, adjusts, count, deals, seed)
 	if err != nil {
 		return badInput("%v", err)
 	}
 	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "%d deals to %d players, target %s, seed %d (means per hand)\n", deals, players, tg, seed)
+	fmt.Fprintf(w, "%d deals to %d players, target %s, adjust counts %s, seed %d (means per hand)\n", deals, players, tg, count, seed)
 	return renderDealStats(w, rows)
 }
 
 func renderDealStats(w io.Writer, rows []decks.DealMeans) error {
-	right := make([]tw.Align, 9)
+	right := make([]tw.Align, 10)
 	for i := range right {
 		right[i] = tw.AlignRight
 	}
 	t := tablewriter.NewTable(w,
 		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: right}),
 		tablewriter.WithHeaderAutoFormat(tw.Off))
-	t.Header("adjust", "swaps", "pairs", "triples", "quads", "runs", "links", "pair score", "top suit")
+	t.Header("adjust", "swaps", "proposals", "pairs", "triples", "quads", "runs", "links", "pair score", "top suit")
 	for _, r := range rows {
 		if err := t.Append(
-			fmt.Sprint(r.Adjust), fmt.Sprintf("%.1f", r.Swaps),
+			fmt.Sprint(r.Adjust), fmt.Sprintf("%.1f", r.Swaps), fmt.Sprintf("%.1f", r.Proposals),
 			fmt.Sprintf("%.3f", r.Pairs), fmt.Sprintf("%.3f", r.Triples), fmt.Sprintf("%.3f", r.Quads),
 			fmt.Sprintf("%.3f", r.Runs), fmt.Sprintf("%.3f", r.Links),
 			fmt.Sprintf("%.3f", r.PairScore), fmt.Sprintf("%.3f", r.TopSuit),
@@ -146,9 +158,9 @@ func runDealShow(cmd *cobra.Command, _ []string) error {
 	decks.Uniform{}.Shuffle(stock, decks.NewRand(seed))
 	before := decks.NewDealTable(stock, d.Players)
 	after := decks.NewDealTable(stock, d.Players)
-	after.Adjust(d.Adjust, d.Target, decks.ExchangeRand(stock))
+	after.AdjustCount(d.Adjust, d.Target, d.Count, decks.ExchangeRand(stock))
 	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "deal %s, seed %d: %d exchanges swapped cards\n", d, seed, after.Swaps)
+	fmt.Fprintf(w, "deal %s, seed %d: %d of %d proposed exchanges swapped cards\n", d, seed, after.Swaps, after.Proposals())
 	for p := range d.Players {
 		for _, x := range []struct {
 			label string

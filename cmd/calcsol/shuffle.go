@@ -6,6 +6,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math/big"
 	"strings"
 
 	"github.com/olekukonko/tablewriter"
@@ -153,9 +154,15 @@ With --repeat: for each method, repeat it as often as fits in --limit seconds
 
 Otherwise: every maximal combination of --methods (default HRD) that fits in
 --limit seconds — maximal meaning no further shuffle of any method fits — with
-the number of its distinct orderings. --one-deal uses D exactly once. --list
-prints every ordering instead, one per line (to feed "calcsol shuffle search"
-or a script).`,
+the number of its distinct orderings. --one-deal uses D exactly once (D must be
+among --methods). --list prints every ordering instead, one sequence per line,
+for a script (e.g. a loop over "calcsol shuffle analyze --seq"; "calcsol
+shuffle search" does not read such a list: it enumerates all sequences of
+given lengths itself).
+
+Limits, so that no input runs unbounded (exit status 2 beyond them): --limit
+at most 3600 s; at most 100,000 maximal combinations; --list at most
+1,000,000 orderings in all (counted exactly before anything is printed).`,
 		Example: `  calcsol shuffle costs --limit 60 --methods HRD --one-deal
   calcsol shuffle costs --limit 60 --methods HRD --one-deal --list
   calcsol shuffle costs --limit 12 --repeat --methods CHFD`,
@@ -179,8 +186,8 @@ func runShuffleCosts(cmd *cobra.Command, _ []string) error {
 	oneDeal, _ := f.GetBool("one-deal")
 	repeat, _ := f.GetBool("repeat")
 	list, _ := f.GetBool("list")
-	if limit < 0 {
-		return badInput("--limit %d: want seconds ≥ 0", limit)
+	if limit < 0 || limit > decks.MaxCostLimit {
+		return badInput("--limit %d: want seconds in 0..%d", limit, decks.MaxCostLimit)
 	}
 	p, err := loadShuffleParams(cmd)
 	if err != nil {
@@ -222,12 +229,27 @@ func runShuffleCosts(cmd *cobra.Command, _ []string) error {
 	if methods == "" {
 		methods = "HRD"
 	}
+	if oneDeal && !strings.ContainsAny(methods, "Dd") {
+		return badInput("--one-deal uses the deal D once, but --methods %q has no D (add it: --methods %sD)", methods, methods)
+	}
 	combs, err := costs.Maximal(methods, limit, oneDeal)
 	if err != nil {
 		return badInput("%v", err)
 	}
+	if list {
+		total := new(big.Int)
+		for _, c := range combs {
+			total.Add(total, c.NumOrderings())
+		}
+		if total.Cmp(big.NewInt(maxListOrderings)) > 0 {
+			return badInput("--list: %s orderings, more than %d; print the table without --list, or use fewer methods or a smaller limit", total, maxListOrderings)
+		}
+	}
 	return writeShuffleCosts(w, combs, costs, list)
 }
+
+// maxListOrderings caps "costs --list" (one line per ordering).
+const maxListOrderings = 1_000_000
 
 func writeShuffleCosts(w io.Writer, combs []decks.Combination, costs decks.Costs, list bool) error {
 	if list {

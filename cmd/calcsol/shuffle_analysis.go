@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -145,6 +147,17 @@ the result does not depend on --workers.
 			if err != nil {
 				return err
 			}
+			// Refuse an unusable picture path now, not after the measurement.
+			if pgm != "" {
+				if err := saCheckOutDir("--pgm", pgm, "-trial.pgm", "-average.pgm"); err != nil {
+					return err
+				}
+			}
+			if pngPrefix != "" {
+				if err := saCheckOutDir("--png", pngPrefix, "-grey.png", "-bwr.png"); err != nil {
+					return err
+				}
+			}
 			start := time.Now()
 			res, err := analysis.Measure(analysis.Fixed(sh), analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers, Stats: true})
 			if err != nil {
@@ -156,21 +169,19 @@ the result does not depend on --workers.
 			cl := analysis.Classify(p, n, emax)
 			chi := m.ChiSquareTest()
 			maxE := analysis.MaxAbsE(p)
+			var pics []saPicture
 			if pgm != "" {
-				if err := atomicfile.WriteFunc(pgm+"-trial.pgm", func(w io.Writer) error { return analysis.WritePGMTrial(w, res.First) }); err != nil {
-					return err
-				}
-				if err := atomicfile.WriteFunc(pgm+"-average.pgm", func(w io.Writer) error { return analysis.WritePGMAverage(w, m) }); err != nil {
-					return err
-				}
+				pics = append(pics,
+					saPicture{pgm + "-trial.pgm", func(w io.Writer) error { return analysis.WritePGMTrial(w, res.First) }},
+					saPicture{pgm + "-average.pgm", func(w io.Writer) error { return analysis.WritePGMAverage(w, m) }})
 			}
 			if pngPrefix != "" {
-				if err := atomicfile.WriteFunc(pngPrefix+"-grey.png", func(w io.Writer) error { return analysis.WritePNG(w, analysis.GreyImage(p, n)) }); err != nil {
-					return err
-				}
-				if err := atomicfile.WriteFunc(pngPrefix+"-bwr.png", func(w io.Writer) error { return analysis.WritePNG(w, analysis.BWRImage(p, n, emax)) }); err != nil {
-					return err
-				}
+				pics = append(pics,
+					saPicture{pngPrefix + "-grey.png", func(w io.Writer) error { return analysis.WritePNG(w, analysis.GreyImage(p, n)) }},
+					saPicture{pngPrefix + "-bwr.png", func(w io.Writer) error { return analysis.WritePNG(w, analysis.BWRImage(p, n, emax)) }})
+			}
+			if err := saWriteAll(pics); err != nil {
+				return err
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
@@ -211,6 +222,79 @@ the result does not depend on --workers.
 	f.StringVar(&pngPrefix, "png", "", "write PREFIX-grey.png and PREFIX-bwr.png (blue/white/red against e_max)")
 	f.String("shuffle-config", "", "YAML file of shuffle model parameters (default: SPEC §5 defaults)")
 	return cmd
+}
+
+// saPicture is one picture file analyze or exact writes.
+type saPicture struct {
+	path  string
+	write func(w io.Writer) error
+}
+
+// saCheckOutDir refuses (exit 2) an output prefix whose directory does not
+// exist, is not a directory or cannot be written to. It is called before
+// the measurement, so a typo does not cost a long run.
+func saCheckOutDir(flag, prefix string, suffixes ...string) error {
+	dir := filepath.Dir(prefix)
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return badInput("%s %s: directory %s does not exist or cannot be read", flag, prefix, dir)
+	case !st.IsDir():
+		return badInput("%s %s: %s is not a directory", flag, prefix, dir)
+	}
+	f, err := os.CreateTemp(dir, ".calcsol-write-check-*")
+	if err != nil {
+		return badInput("%s %s: directory %s is not writable", flag, prefix, dir)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	for _, suf := range suffixes {
+		if st, err := os.Stat(prefix + suf); err == nil && st.IsDir() {
+			return badInput("%s %s: %s is a directory", flag, prefix, prefix+suf)
+		}
+	}
+	return nil
+}
+
+// saWriteAll writes all the pictures or none: each is written (through
+// atomicfile) to a staging file beside its target, and the staging files are
+// renamed onto the targets only once every picture was written. On a failure
+// the staging files are removed and no target is touched. (A rename failing
+// half-way, in a directory just written to, could still leave some renamed.)
+func saWriteAll(pics []saPicture) error {
+	var staged []string
+	cleanup := func() {
+		for _, s := range staged {
+			os.Remove(s)
+		}
+	}
+	for _, p := range pics {
+		f, err := os.CreateTemp(filepath.Dir(p.path), "."+filepath.Base(p.path)+".stage-*")
+		if err != nil {
+			cleanup()
+			return fmt.Errorf("write %s: %w", p.path, err)
+		}
+		name := f.Name()
+		f.Close()
+		staged = append(staged, name)
+		if err := atomicfile.WriteFunc(name, p.write); err != nil {
+			cleanup()
+			return fmt.Errorf("write %s: %w", p.path, err)
+		}
+	}
+	for _, p := range pics {
+		if st, err := os.Stat(p.path); err == nil && st.IsDir() {
+			cleanup()
+			return fmt.Errorf("write %s: is a directory", p.path)
+		}
+	}
+	for i, p := range pics {
+		if err := os.Rename(staged[i], p.path); err != nil {
+			cleanup()
+			return fmt.Errorf("write %s: %w", p.path, err)
+		}
+	}
+	return nil
 }
 
 func saMeanSE(d analysis.DeckStats) string {
@@ -362,7 +446,13 @@ cards:
 					return err
 				}
 			}
+			if withMatrix && pngPrefix != "" {
+				if err := saCheckOutDir("--png", pngPrefix); err != nil {
+					return err
+				}
+			}
 			var rows []saExactJSON
+			var pics []saPicture
 			for k := lo; k <= hi; k++ {
 				tv, err := analysis.RiffleTV(n, k)
 				if err != nil {
@@ -377,12 +467,14 @@ cards:
 					row.MaxAbsE, row.Emax, row.C, row.White = &me, &emax, &c, &w
 					if pngPrefix != "" {
 						path := fmt.Sprintf("%s-k%d-bwr.png", pngPrefix, k)
-						if err := atomicfile.WriteFunc(path, func(w io.Writer) error { return analysis.WritePNG(w, analysis.BWRImage(p, n, emax)) }); err != nil {
-							return err
-						}
+						img := analysis.BWRImage(p, n, emax)
+						pics = append(pics, saPicture{path, func(w io.Writer) error { return analysis.WritePNG(w, img) }})
 					}
 				}
 				rows = append(rows, row)
+			}
+			if err := saWriteAll(pics); err != nil {
+				return err
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,5 +81,60 @@ func TestShuffleSearchTable(t *testing.T) {
 	}
 	if !strings.Contains(out, "12 sequences of HRD") || strings.Count(out, "│ 2 │") < 2 {
 		t.Errorf("unexpected table:\n%s", out)
+	}
+}
+
+// TestShuffleAnalyzePictureChecks: a bad picture path is refused with exit 2
+// before measuring (10^9 sets would take minutes, so a quick answer shows
+// the check comes first), and when one picture cannot be written none is.
+func TestShuffleAnalyzePictureChecks(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "r-bwr.png"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing directory", []string{"--png", "/nonexist/x"}, "directory /nonexist does not exist"},
+		{"pgm in missing directory", []string{"--pgm", filepath.Join(dir, "no", "x")}, "does not exist"},
+		{"target is a directory", []string{"--pgm", filepath.Join(dir, "r"), "--png", filepath.Join(dir, "r")}, "r-bwr.png is a directory"},
+	}
+	for _, tc := range tests {
+		args := append([]string{"shuffle", "analyze", "--seq", "R", "--n", "10", "--sets", "1000000000"}, tc.args...)
+		_, errOut, code := calcsol(t, "", args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 mentioning %q", tc.name, code, errOut, tc.want)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("files written although the run was refused: %v", entries)
+	}
+}
+
+// TestSaWriteAllNoneOnFailure: when a later picture fails, the earlier ones
+// are not written either and no staging file is left.
+func TestSaWriteAllNoneOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	boom := os.ErrInvalid
+	err := saWriteAll([]saPicture{
+		{filepath.Join(dir, "a.png"), func(w io.Writer) error { _, err := w.Write([]byte("a")); return err }},
+		{filepath.Join(dir, "b.png"), func(w io.Writer) error { return boom }},
+	})
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
+	}
+	if err := saWriteAll([]saPicture{
+		{filepath.Join(dir, "a.png"), func(w io.Writer) error { _, err := w.Write([]byte("a")); return err }},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "a.png")); err != nil || string(got) != "a" {
+		t.Errorf("a.png = %q, %v", got, err)
 	}
 }

@@ -109,6 +109,10 @@ func TestShuffleBadInput(t *testing.T) {
 		{[]string{"shuffle", "costs", "--limit", "-1"}, "--limit"},
 		{[]string{"shuffle", "costs", "--repeat", "--methods", "U"}, "no time cost"},
 		{[]string{"shuffle", "costs", "--repeat", "--one-deal"}, "does not combine"},
+		{[]string{"shuffle", "costs", "--limit", "100000", "--methods", "CHRFD"}, "--limit 100000: want seconds in 0..3600"},
+		{[]string{"shuffle", "costs", "--limit", "3600", "--methods", "CHRFD"}, "more than 100000 maximal combinations"},
+		{[]string{"shuffle", "costs", "--limit", "300", "--methods", "HRD", "--list"}, "orderings, more than 1000000"},
+		{[]string{"shuffle", "costs", "--methods", "HR", "--one-deal"}, "has no D"},
 	}
 	for _, tc := range tests {
 		_, errOut, code := calcsol(t, "", tc.args...)

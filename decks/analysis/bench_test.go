@@ -7,20 +7,28 @@ import (
 )
 
 // Sets per second of Measure at n = 52 on one worker, matrix accumulation
-// included (docs/shuffles-analysis.md quotes these).
+// included (docs/shuffles-analysis.md quotes these). "-stats" also gathers
+// the per-deck statistics (rising sequences, adjacent pairs, guess score),
+// as "calcsol shuffle analyze" always does; the plain variants do not.
 func BenchmarkMeasure(b *testing.B) {
 	for _, spec := range []string{"U", "R", "H", "D", "HDHRDHH"} {
-		b.Run(spec, func(b *testing.B) {
-			sh := seq(b, spec)
-			const sets = 20000
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := Measure(sh, Options{N: 52, Sets: sets, Seed: 1, Workers: 1}); err != nil {
-					b.Fatal(err)
-				}
+		for _, stats := range []bool{false, true} {
+			name := spec
+			if stats {
+				name += "-stats"
 			}
-			b.ReportMetric(float64(sets*b.N)/b.Elapsed().Seconds(), "sets/s")
-		})
+			b.Run(name, func(b *testing.B) {
+				sh := seq(b, spec)
+				const sets = 20000
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := Measure(sh, Options{N: 52, Sets: sets, Seed: 1, Workers: 1, Stats: stats}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(sets*b.N)/b.Elapsed().Seconds(), "sets/s")
+			})
+		}
 	}
 }
 
