@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -10,15 +11,26 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
 
 var (
 	binOnce sync.Once
+	binDir  string
 	binPath string
 	binErr  error
 )
+
+// TestMain removes the binary the tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
 
 // calcsol builds the binary once per test run, so that exit statuses and
 // the split of standard output and error are tested as a user sees them.
@@ -36,6 +48,7 @@ func calcsolIn(t *testing.T, dir string, env []string, stdin string, args ...str
 			binErr = err
 			return
 		}
+		binDir = dir
 		binPath = filepath.Join(dir, "calcsol")
 		if !filepath.IsAbs(binPath) {
 			binPath, _ = filepath.Abs(binPath)
@@ -48,7 +61,10 @@ func calcsolIn(t *testing.T, dir string, env []string, stdin string, args ...str
 	if binErr != nil {
 		t.Fatalf("building calcsol: %v", binErr)
 	}
-	cmd := exec.Command(binPath, args...)
+	// A hung command fails its test instead of outliving the test binary.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binPath, args...)
 	cmd.Stdin = strings.NewReader(stdin)
 	cmd.Env = append(append(os.Environ(), "HOME="+t.TempDir()), env...)
 	cmd.Dir = dir
