@@ -677,6 +677,19 @@ func (p Params) Model(letter byte) (Shuffler, error) {
 	return s, nil
 }
 
+// Models returns the shuffle for each letter of letters, in order.
+func (p Params) Models(letters string) ([]Shuffler, error) {
+	out := make([]Shuffler, 0, len(letters))
+	for i := 0; i < len(letters); i++ {
+		m, err := p.Model(letters[i])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
 // Validate checks every model's parameters and the costs.
 func (p Params) Validate() error {
 	var errs []error

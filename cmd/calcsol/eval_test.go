@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
 )
@@ -35,20 +33,7 @@ var goldenDir, _ = filepath.Abs(filepath.Join("testdata", "eval"))
 // golden compares got with testdata/eval/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join(goldenDir, name)
-	if updating() {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s differs (-want +got):\n%s", path, diff)
-	}
+	goldenFile(t, filepath.Join(goldenDir, name), got)
 }
 
 // runEvalCmd runs a fresh calcsol eval in-process with the games/s column

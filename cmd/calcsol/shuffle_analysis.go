@@ -595,17 +595,7 @@ With one method it gives the convergence curve: --methods H --m 1..100.
 			if err != nil {
 				return err
 			}
-			newSteps := func() ([]decks.Shuffler, error) {
-				var out []decks.Shuffler
-				for _, l := range names {
-					m, err := p.Model(l[0])
-					if err != nil {
-						return nil, err
-					}
-					out = append(out, m)
-				}
-				return out, nil
-			}
+			newSteps := func() ([]decks.Shuffler, error) { return p.Models(strings.Join(names, "")) }
 			start := time.Now()
 			all, err := analysis.Search(newSteps, names, analysis.SearchOptions{
 				Options: analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers},

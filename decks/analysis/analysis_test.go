@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/calcsol/calcsol/decks"
@@ -439,17 +440,7 @@ func TestRiffleMatchesExact(t *testing.T) {
 func TestSearchMatchesMeasure(t *testing.T) {
 	p := decks.DefaultParams()
 	names := []string{"H", "R", "D"}
-	newSteps := func() ([]decks.Shuffler, error) {
-		var out []decks.Shuffler
-		for _, l := range names {
-			m, err := p.Model(l[0])
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, m)
-		}
-		return out, nil
-	}
+	newSteps := func() ([]decks.Shuffler, error) { return p.Models(strings.Join(names, "")) }
 	o := SearchOptions{Options: Options{N: 13, Sets: 700, Seed: 11, Workers: 2}, MinLen: 2, MaxLen: 3}
 	all, err := Search(newSteps, names, o)
 	if err != nil {

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/calcsol/calcsol/decks"
@@ -38,17 +39,7 @@ func BenchmarkMeasure(b *testing.B) {
 func BenchmarkSearchHRD7(b *testing.B) {
 	p := decks.DefaultParams()
 	names := []string{"H", "R", "D"}
-	newSteps := func() ([]decks.Shuffler, error) {
-		var out []decks.Shuffler
-		for _, l := range names {
-			m, err := p.Model(l[0])
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, m)
-		}
-		return out, nil
-	}
+	newSteps := func() ([]decks.Shuffler, error) { return p.Models(strings.Join(names, "")) }
 	const sets = 1000
 	b.ReportAllocs()
 	for b.Loop() {
