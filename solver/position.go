@@ -185,8 +185,11 @@ func (p *Position) Reveal(r Rank) error {
 }
 
 // Check reports why m is not legal here, or nil if it is. Legality is the
-// rules' (SPEC §1), not a strategy's: any card may go on any stack, with any
-// assignment or none, and a stack top may go to any table that needs it.
+// rules' (SPEC §1), not a strategy's: any card may go on any stack, and a
+// stack top may go to any table that needs it, whatever it was assigned to.
+// The one check on assignments keeps them consistent: a card stacked for
+// table x takes the slot (x, rank), so that slot must be neither filled nor
+// already reserved (unassigned stacking is always allowed).
 func (p *Position) Check(m Move) error {
 	switch m.Kind {
 	case ToTable:
