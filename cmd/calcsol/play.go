@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -85,8 +84,7 @@ func runPlay(cmd *cobra.Command, _ []string) error {
 		fmt.Fprintf(out, "final position:\n%s", indent(g.String(), "  "))
 	}
 	if res.Failed {
-		fmt.Fprintln(os.Stderr, "calcsol: the strategy failed:", res.Reason)
-		return fmt.Errorf("strategy failed")
+		return fmt.Errorf("the strategy failed: %s", res.Reason)
 	}
 	return nil
 }
