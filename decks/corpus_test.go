@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,23 +17,12 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-func init() {
-	// The shuffle tests may register -update too; whichever file runs first does.
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files under testdata/")
-	}
-}
-
-func corpusUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // checkCorpusGolden compares got with testdata/<dir>/<name>, rewriting it with -update.
 func checkCorpusGolden(t *testing.T, dir, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", dir, name)
-	if corpusUpdate() {
+	if updateGolden() {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}

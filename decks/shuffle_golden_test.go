@@ -9,9 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The -update flag rewrites golden files. Other test files of this package
-// may define it too; package variables are initialised before init
-// functions run, so this only defines it when nobody else did.
+// The -update flag rewrites the golden files of this package's tests
+// (shuffles and corpora).
 func init() {
 	if flag.Lookup("update") == nil {
 		flag.Bool("update", false, "rewrite golden files under testdata/")
