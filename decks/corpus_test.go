@@ -17,7 +17,6 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-
 // checkCorpusGolden compares got with testdata/<dir>/<name>, rewriting it with -update.
 func checkCorpusGolden(t *testing.T, dir, name string, got []byte) {
 	t.Helper()
