@@ -30,7 +30,8 @@ func updateGolden() bool {
 	return v
 }
 
-// checkShuffleGolden compares got with testdata/name, or rewrites it with -update.
+// checkShuffleGolden compares got with testdata/name (slash-separated), or
+// rewrites it with -update. The corpus tests use it too (checkCorpusGolden).
 func checkShuffleGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", filepath.FromSlash(name))

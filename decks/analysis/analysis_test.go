@@ -263,21 +263,12 @@ func TestGSRKernelBruteForce(t *testing.T) {
 			want[k] = new(big.Rat)
 		}
 		weight := big.NewRat(1, 1<<n)
+		id := make([]int, n)
+		for i := range id {
+			id[i] = i
+		}
 		for w := range 1 << n {
-			c := 0
-			for j := range n {
-				if w>>j&1 == 0 {
-					c++
-				}
-			}
-			ia, ib := 0, c
-			for j := range n {
-				var card int
-				if w>>j&1 == 0 {
-					card, ia = ia, ia+1
-				} else {
-					card, ib = ib, ib+1
-				}
+			for j, card := range riffleWord(id, w) {
 				want[card*n+j].Add(want[card*n+j], weight)
 			}
 		}
@@ -352,21 +343,7 @@ func TestRiffleTVBruteForce(t *testing.T) {
 		for kk, p := range dist {
 			d := decksOf[kk]
 			for w := range 1 << n {
-				out := make([]int, n)
-				c := 0
-				for j := range n {
-					if w>>j&1 == 0 {
-						c++
-					}
-				}
-				ia, ib := 0, c
-				for j := range n {
-					if w>>j&1 == 0 {
-						out[j], ia = d[ia], ia+1
-					} else {
-						out[j], ib = d[ib], ib+1
-					}
-				}
+				out := riffleWord(d, w)
 				q := new(big.Rat).Mul(p, big.NewRat(1, 1<<n))
 				ok := key(out)
 				if next[ok] == nil {
@@ -571,4 +548,28 @@ func TestPictures(t *testing.T) {
 	if y, want := g.GrayAt(c, c).Y, uint8(math.Round(255*(1-0.375))); y != want {
 		t.Errorf("grey p=0.5: %d, want %d", y, want)
 	}
+}
+
+// riffleWord applies the riffle with label word w to deck d (SPEC §5's GSR
+// riffle, enumerated): bit j of w says whether position j of the result comes
+// from packet A (0: the top c cards, c = number of 0 bits) or B (1: the rest),
+// each packet keeping its order. The 2^n words are equally likely.
+func riffleWord(d []int, w int) []int {
+	n := len(d)
+	c := 0
+	for j := range n {
+		if w>>j&1 == 0 {
+			c++
+		}
+	}
+	out := make([]int, n)
+	ia, ib := 0, c
+	for j := range n {
+		if w>>j&1 == 0 {
+			out[j], ia = d[ia], ia+1
+		} else {
+			out[j], ib = d[ib], ib+1
+		}
+	}
+	return out
 }
