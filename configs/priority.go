@@ -48,9 +48,17 @@ func DefaultPriorityFor(stacks int) string {
 	return ""
 }
 
-// LoadPriority reads a priority table: the name of an embedded table
-// (see PriorityNames) or the path of a YAML file.
+// LoadPriority reads a priority table: the path of a YAML file, or the name
+// of an embedded table (see PriorityNames). An existing file wins over a
+// shipped name.
 func LoadPriority(nameOrPath string) (*strategies.Table, error) {
+	if st, err := os.Stat(nameOrPath); err == nil && !st.IsDir() {
+		data, err := os.ReadFile(nameOrPath)
+		if err != nil {
+			return nil, err
+		}
+		return ParsePriority(data, nameOrPath)
+	}
 	if !strings.ContainsAny(nameOrPath, "/\\") && !strings.HasSuffix(nameOrPath, ".yaml") && !strings.HasSuffix(nameOrPath, ".yml") {
 		data, err := priorityFS.ReadFile(path.Join("priority", nameOrPath+".yaml"))
 		if err != nil {
@@ -214,3 +222,21 @@ strategies.Derive keeps the last (king) stack last and makes each new stack
 repeat the operations of the stack before it. A mechanical extension of the
 paper's 3-stack table, not a tuned one.`, t.Name, r.Stacks, t.Name, r.Stacks)
 }
+
+// LoadPriorityFor is the strategies.TableLoader of the shipped tables: the
+// table nameOrPath names, or, if it is empty, the shipped table for the
+// number of stacks (an error wrapping solver.ErrNotApplicable when none is
+// shipped for that many).
+func LoadPriorityFor(nameOrPath string, stacks int) (*strategies.Table, error) {
+	if nameOrPath == "" {
+		nameOrPath = DefaultPriorityFor(stacks)
+		if nameOrPath == "" {
+			return nil, fmt.Errorf("no shipped priority table for %d stacks (shipped: 3 and 4; give a table file): %w", stacks, solver.ErrNotApplicable)
+		}
+	}
+	return LoadPriority(nameOrPath)
+}
+
+// Strategies returns the registry of the strategies built into calcsol,
+// priority tables read by LoadPriorityFor.
+func Strategies() *strategies.Registry { return strategies.Builtins(LoadPriorityFor) }

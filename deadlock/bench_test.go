@@ -30,9 +30,9 @@ func samples(b *testing.B, stacks, n int, deep bool) []sample {
 		if deep {
 			pl = &player{rng: decks.NewRand(seed), tableFirst: 0.3, careful: true, guard: exactCheck}
 		}
-		pl.visit = func(p *solver.Position, y solver.Rank, x, s int) {
+		pl.visit = func(p solver.View, y solver.Rank, x, s int) {
 			if len(out) < n && (!deep || stacked(p) >= 12) && FindCycle(p) == nil {
-				out = append(out, sample{*p, y, x, s, stacked(p)})
+				out = append(out, sample{p.Position(), y, x, s, stacked(p)})
 			}
 		}
 		play(b, &d, rules, pl, nil)
@@ -65,7 +65,7 @@ func BenchmarkCheck(b *testing.B) {
 		var cards, refused int
 		for _, s := range ss {
 			cards += s.stacked
-			if Closes(&s.p, s.y, s.x, s.s) {
+			if Closes(s.p.View(), s.y, s.x, s.s) {
 				refused++
 			}
 		}
@@ -73,10 +73,10 @@ func BenchmarkCheck(b *testing.B) {
 			name string
 			f    func(s *sample) bool
 		}{
-			{"Partial", func(s *sample) bool { return Partial(&s.p, s.y, s.x, s.s) }},
-			{"Closes", func(s *sample) bool { return Closes(&s.p, s.y, s.x, s.s) }},
-			{"Exact", func(s *sample) bool { return Exact(&s.p, s.y, s.x, s.s) != nil }},
-			{"FindCycle", func(s *sample) bool { return FindCycle(&s.p) != nil }},
+			{"Partial", func(s *sample) bool { return Partial(s.p.View(), s.y, s.x, s.s) }},
+			{"Closes", func(s *sample) bool { return Closes(s.p.View(), s.y, s.x, s.s) }},
+			{"Exact", func(s *sample) bool { return Exact(s.p.View(), s.y, s.x, s.s) != nil }},
+			{"FindCycle", func(s *sample) bool { return FindCycle(s.p.View()) != nil }},
 		}
 		for _, c := range checks {
 			b.Run(name+"/"+c.name, func(b *testing.B) {

@@ -111,7 +111,7 @@ func TestExactCases(t *testing.T) {
 	for _, tc := range exactCases {
 		rules := solver.Rules{Stacks: tc.stacks}
 		g := replay(t, tc.deck, rules, tc.trace)
-		p := &g.Position
+		p := g.View()
 		m, err := solver.ParseMove(tc.move, rules)
 		if err != nil || m.Kind != solver.ToStack {
 			t.Fatalf("%s: move %q: %v", tc.name, tc.move, err)
@@ -129,7 +129,7 @@ func TestExactCases(t *testing.T) {
 		}
 		if c != nil {
 			q := after(t, p, y, x, s)
-			if err := validate(&q, c); err != nil {
+			if err := validate(q.View(), c); err != nil {
 				t.Errorf("%s: %v\n%v", tc.name, err, c)
 			}
 		}
@@ -161,17 +161,17 @@ func TestExactMovesThatAddNoNode(t *testing.T) {
 	reserved := replay(t, deckWith("3K25"), rules, "3X1 KX2") // 2 drawn
 	cases := []struct {
 		name string
-		p    *solver.Position
+		p    solver.View
 		y    solver.Rank
 		x, s int
 		want bool
 	}{
-		{"unassigned, deadlock-free", &free.Position, 12, 0, 1, false},
-		{"unassigned, deadlocked", &dead.Position, 9, 0, 0, true},
-		{"table 5", &free.Position, 12, 5, 1, false},
-		{"no rank", &free.Position, 0, 2, 1, false},
-		{"slot filled", &filled.Position, 1, 1, 0, false},
-		{"slot reserved", &reserved.Position, 3, 1, 2, false},
+		{"unassigned, deadlock-free", free.View(), 12, 0, 1, false},
+		{"unassigned, deadlocked", dead.View(), 9, 0, 0, true},
+		{"table 5", free.View(), 12, 5, 1, false},
+		{"no rank", free.View(), 0, 2, 1, false},
+		{"slot filled", filled.View(), 1, 1, 0, false},
+		{"slot reserved", reserved.View(), 3, 1, 2, false},
 	}
 	for _, tc := range cases {
 		c := Exact(tc.p, tc.y, tc.x, tc.s)
@@ -189,7 +189,7 @@ func TestExactMovesThatAddNoNode(t *testing.T) {
 					t.Errorf("Exact on stack %d of 3: no panic", s)
 				}
 			}()
-			Exact(&free.Position, 12, 2, s)
+			Exact(free.View(), 12, 2, s)
 		}()
 	}
 }

@@ -19,9 +19,9 @@ func TestLocateManyStacks(t *testing.T) {
 			d := randomDeck(seed)
 			pl := &player{rng: decks.NewRand(seed), tableFirst: 0.5}
 			play(t, &d, rules, pl, func(g *solver.Game, trace []solver.Move) {
-				p := &g.Position
+				p := g.View()
 				for s := range p.Stacks() {
-					for i, c := range p.Stack(s) {
+					for i, c := range p.AppendStack(nil, s) {
 						x := c.Table()
 						if x == 0 {
 							continue
@@ -52,7 +52,7 @@ func TestPartialManyStacks(t *testing.T) {
 		d := randomDeck(seed)
 		pl := &player{rng: decks.NewRand(seed), tableFirst: 0.8, guard: exactCheck}
 		var trace []solver.Move
-		pl.visit = func(p *solver.Position, y solver.Rank, x, s int) {
+		pl.visit = func(p solver.View, y solver.Rank, x, s int) {
 			if Partial(p, y, x, s) && !Closes(p, y, x, s) {
 				if wrong == 0 {
 					t.Errorf("deck %s, trace %q, stacks %s: Partial refuses %s on %c for %d, which closes no cycle",

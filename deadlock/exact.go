@@ -115,7 +115,7 @@ func (c Card) long() string {
 // allow a drawn card to take a reserved slot; SPEC §3 strategies do not) can
 // never reach its table either; that is not a cycle and FindCycle does not
 // report it.
-func FindCycle(p *solver.Position) *Cycle {
+func FindCycle(p solver.View) *Cycle {
 	var g graph
 	g.build(p)
 	rem := g.stuck()
@@ -138,7 +138,7 @@ func FindCycle(p *solver.Position) *Cycle {
 //
 // It costs one pass over the stacked cards and a topological sort of at most
 // 52 nodes, with no allocation unless there is a cycle to explain.
-func Exact(p *solver.Position, y solver.Rank, x, s int) *Cycle {
+func Exact(p solver.View, y solver.Rank, x, s int) *Cycle {
 	checkStack(p, s)
 	var g graph
 	g.build(p)
@@ -175,7 +175,7 @@ func Exact(p *solver.Position, y solver.Rank, x, s int) *Cycle {
 // explanation. It has Partial's signature, so a strategy can hold either in
 // one func value, and it never allocates. Like Exact, it panics if s is not
 // one of p's stacks.
-func Closes(p *solver.Position, y solver.Rank, x, s int) bool {
+func Closes(p solver.View, y solver.Rank, x, s int) bool {
 	checkStack(p, s)
 	var g graph
 	g.build(p)
@@ -187,7 +187,7 @@ func Closes(p *solver.Position, y solver.Rank, x, s int) bool {
 
 // checkStack panics on a stack index that is not one of p's: a bug in the
 // caller, which would otherwise read as an empty stack and give a wrong answer.
-func checkStack(p *solver.Position, s int) {
+func checkStack(p solver.View, s int) {
 	if s < 0 || s >= p.Stacks() {
 		panic(fmt.Sprintf("deadlock: no stack %d in a position with %d stacks", s, p.Stacks()))
 	}
@@ -196,11 +196,12 @@ func checkStack(p *solver.Position, s int) {
 // explain turns a cycle of nodes into a Cycle, rotated to start with the new
 // card if it is in the cycle, otherwise with a card that lies on another one
 // (every cycle has one: the table edges alone only ever go up a table).
-func (g *graph) explain(p *solver.Position, nodes []int8, newNode int8, newStack int) *Cycle {
+func (g *graph) explain(p solver.View, nodes []int8, newNode int8, newStack int) *Cycle {
 	// Where each node lies.
 	var stack, index [numSlots]int
 	for s := range p.Stacks() {
-		for i, c := range p.Stack(s) {
+		for i := range p.Height(s) {
+			c := p.StackCard(s, i)
 			if x := c.Table(); x != 0 {
 				b := slot(x, c.Rank())
 				stack[b], index[b] = s, i

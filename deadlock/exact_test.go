@@ -28,12 +28,12 @@ func TestExactMatchesReference(t *testing.T) {
 					pl.guard = exactCheck
 				}
 				d := randomDeck(seed)
-				pl.visit = func(p *solver.Position, y solver.Rank, x, s int) {
+				pl.visit = func(p solver.View, y solver.Rank, x, s int) {
 					moves++
 					q := after(t, p, y, x, s)
 					e := Exact(p, y, x, s)
-					f := FindCycle(&q)
-					wantQ, shortQ := naiveCycle(&q)
+					f := FindCycle(q.View())
+					wantQ, shortQ := naiveCycle(q.View())
 					if (e != nil) != wantQ || (f != nil) != wantQ || Closes(p, y, x, s) != wantQ {
 						t.Fatalf("%v, deck %s, stacks %s, %s on %c for %d: Exact %v, Closes %v, FindCycle after %v, reference %v",
 							rules, &d, stacksString(p), y, rules.StackName(s), x, e, Closes(p, y, x, s), f, wantQ)
@@ -49,11 +49,11 @@ func TestExactMatchesReference(t *testing.T) {
 					if Partial(p, y, x, s) {
 						partialHits++
 					}
-					if err := validate(&q, e); err != nil {
+					if err := validate(q.View(), e); err != nil {
 						t.Fatalf("deck %s, stacks %s, %s on %c for %d: %v\n%v", &d, stacksString(p), y, rules.StackName(s), x, err, e)
 					}
-					if err := validate(&q, f); err != nil {
-						t.Fatalf("deck %s, stacks %s: FindCycle: %v\n%v", &d, stacksString(&q), err, f)
+					if err := validate(q.View(), f); err != nil {
+						t.Fatalf("deck %s, stacks %s: FindCycle: %v\n%v", &d, stacksString(q.View()), err, f)
 					}
 					if len(f.Cards) != shortQ {
 						t.Errorf("FindCycle: cycle of %d cards, shortest has %d: %v", len(f.Cards), shortQ, f)
@@ -93,8 +93,8 @@ func TestFindCycleMatchesReference(t *testing.T) {
 			pl := &player{rng: decks.NewRand(seed), tableFirst: 0.5}
 			play(t, &d, rules, pl, func(g *solver.Game, trace []solver.Move) {
 				positions++
-				want, short := naiveCycle(&g.Position)
-				c := FindCycle(&g.Position)
+				want, short := naiveCycle(g.View())
+				c := FindCycle(g.View())
 				if (c != nil) != want {
 					t.Fatalf("deck %s, trace %q: FindCycle %v, reference %v", &d, solver.FormatTrace(trace, rules), c, want)
 				}
@@ -102,7 +102,7 @@ func TestFindCycleMatchesReference(t *testing.T) {
 					return
 				}
 				cyclic++
-				if err := validate(&g.Position, c); err != nil {
+				if err := validate(g.View(), c); err != nil {
 					t.Fatalf("deck %s, trace %q: %v\n%v", &d, solver.FormatTrace(trace, rules), err, c)
 				}
 				if len(c.Cards) != short || c.Existing {
@@ -141,7 +141,7 @@ func TestCorollary1(t *testing.T) {
 					pl.guard = Partial
 				}
 				g, trace := play(t, &d, rules, pl, func(g *solver.Game, trace []solver.Move) {
-					p := &g.Position
+					p := g.View()
 					if p.StockLen() != 0 || p.Drawn() != 0 || p.Won() {
 						return
 					}
@@ -164,9 +164,9 @@ func TestCorollary1(t *testing.T) {
 				if g.StockLen() == 0 && g.Drawn() == 0 {
 					if g.Won() {
 						won++
-					} else if FindCycle(&g.Position) == nil {
+					} else if FindCycle(g.View()) == nil {
 						t.Errorf("deck %s, trace %q: stock empty, deadlock-free, yet lost:\n%s",
-							&d, solver.FormatTrace(trace, rules), stacksString(&g.Position))
+							&d, solver.FormatTrace(trace, rules), stacksString(g.View()))
 					}
 				}
 			}

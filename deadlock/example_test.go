@@ -8,7 +8,7 @@ import (
 )
 
 // position replays a trace on a deck (both in the notation of SPEC §1 and §9).
-func position(deck, trace string, r solver.Rules) *solver.Position {
+func position(deck, trace string, r solver.Rules) solver.View {
 	d, err := solver.ParseDeck(deck)
 	if err != nil {
 		panic(err)
@@ -21,14 +21,14 @@ func position(deck, trace string, r solver.Rules) *solver.Position {
 	if err != nil {
 		panic(err)
 	}
-	return &g.Position
+	return g.View()
 }
 
 // printStacks shows each stack bottom first, each card as rank/table.
-func printStacks(p *solver.Position) {
+func printStacks(p solver.View) {
 	for s := range p.Stacks() {
 		fmt.Printf("%c:", p.Rules().StackName(s))
-		for _, c := range p.Stack(s) {
+		for _, c := range p.AppendStack(nil, s) {
 			fmt.Printf(" %s/%d", c.Rank(), c.Table())
 		}
 		fmt.Println()
@@ -83,7 +83,7 @@ func ExampleCloses() {
 	p := position("07393Q9893Q627520448647A865J32JQAK7Q48K5A09J0K6JA5K2", "0Z2 7Z3 33 9Z4 3X4", r)
 	checks := []struct {
 		name  string
-		check func(*solver.Position, solver.Rank, int, int) bool
+		check func(solver.View, solver.Rank, int, int) bool
 	}{{"partial", deadlock.Partial}, {"exact", deadlock.Closes}}
 	for _, c := range checks {
 		for s := range p.Stacks() {

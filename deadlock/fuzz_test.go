@@ -21,16 +21,16 @@ func FuzzClosesMatchesReference(f *testing.F) {
 		rules := solver.Rules{Stacks: int(stacks)%solver.MaxStacks + 1}
 		d := randomDeck(deckSeed)
 		pl := &player{rng: decks.NewRand(playSeed), tableFirst: float64(eager) / 255}
-		pl.visit = func(p *solver.Position, y solver.Rank, x, s int) {
+		pl.visit = func(p solver.View, y solver.Rank, x, s int) {
 			q := after(t, p, y, x, s)
-			want, _ := naiveCycle(&q)
+			want, _ := naiveCycle(q.View())
 			e := Exact(p, y, x, s)
 			if Closes(p, y, x, s) != want || (e != nil) != want {
 				t.Fatalf("%v, deck %s, stacks %s, %s on %c for %d: Closes %v, Exact %v, reference %v",
 					rules, &d, stacksString(p), y, rules.StackName(s), x, Closes(p, y, x, s), e, want)
 			}
 			if e != nil {
-				if err := validate(&q, e); err != nil {
+				if err := validate(q.View(), e); err != nil {
 					t.Fatalf("deck %s, stacks %s: %v\n%v", &d, stacksString(p), err, e)
 				}
 			}

@@ -78,11 +78,12 @@ type graph struct {
 
 // build reads p's stacks into g. It runs before every stacking move of a
 // strategy, so it looks at each stacked card once and allocates nothing.
-func (g *graph) build(p *solver.Position) {
+func (g *graph) build(p solver.View) {
 	for s := range p.Stacks() {
 		prev := noNode
 		var in uint64
-		for _, c := range p.Stack(s) {
+		for i := range p.Height(s) {
+			c := p.StackCard(s, i)
 			b := nodeOf[c]
 			if b == noNode {
 				continue

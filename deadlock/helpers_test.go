@@ -22,9 +22,9 @@ func randomDeck(seed uint64) solver.Deck {
 }
 
 // check is the signature shared by Partial and a wrapper of Exact.
-type check func(p *solver.Position, y solver.Rank, x, s int) bool
+type check func(p solver.View, y solver.Rank, x, s int) bool
 
-func exactCheck(p *solver.Position, y solver.Rank, x, s int) bool { return Exact(p, y, x, s) != nil }
+func exactCheck(p solver.View, y solver.Rank, x, s int) bool { return Exact(p, y, x, s) != nil }
 
 // player is a simple random strategy that keeps the assignment discipline of
 // SPEC §3: every stacked card is assigned, a card for table x is stacked only
@@ -39,7 +39,7 @@ type player struct {
 	// guard refuses stacking moves (Partial or Exact); nil refuses none.
 	guard check
 	// visit, if set, sees every legal stacking move before the guard does.
-	visit func(p *solver.Position, y solver.Rank, x, s int)
+	visit func(p solver.View, y solver.Rank, x, s int)
 	// careful picks, among the moves the guard allows, one that stacks the
 	// card where it is least in the way (see score) rather than any move:
 	// careful players reach the end of the stock much more often.
@@ -50,7 +50,7 @@ type player struct {
 // of the same table that comes right after y (seed 003's chain stacking),
 // then on an empty stack, then on a later card of the same table, then
 // anywhere; within a class, the sooner table x needs y the better.
-func score(p *solver.Position, y solver.Rank, x, s int) int {
+func score(p solver.View, y solver.Rank, x, s int) int {
 	k := solver.TablePos(x, y)
 	class := 3
 	switch t := p.Top(s); {
@@ -68,7 +68,7 @@ func score(p *solver.Position, y solver.Rank, x, s int) int {
 // other than its own, or when the guard refused every move.
 var errStuck = fmt.Errorf("player: no move: %w", solver.ErrResign)
 
-func (pl *player) Choose(p *solver.Position) (solver.Move, error) {
+func (pl *player) Choose(p solver.View) (solver.Move, error) {
 	for s := range p.Stacks() {
 		if t := p.Top(s); t != 0 && t.Table() != 0 && p.Need(t.Table()) == t.Rank() {
 			return solver.Move{Kind: solver.StackToTable, Rank: t.Rank(), Stack: int8(s), Table: int8(t.Table())}, nil
@@ -140,7 +140,7 @@ func play(t testing.TB, d *solver.Deck, r solver.Rules, pl *player, after func(g
 	}
 	var trace []solver.Move
 	for !g.Over() {
-		m, err := pl.Choose(&g.Position)
+		m, err := pl.Choose(g.View())
 		if errors.Is(err, solver.ErrResign) {
 			break
 		}
@@ -167,10 +167,10 @@ type node struct {
 // literally — every pair of assigned stacked cards, "a lies higher than b in
 // the same stack" or "a comes before b on the same table" — and looks for a
 // cycle by depth-first search. It shares no code with graph.go.
-func naiveCycle(p *solver.Position) (found bool, shortest int) {
+func naiveCycle(p solver.View) (found bool, shortest int) {
 	var nodes []node
 	for s := range p.Stacks() {
-		for i, c := range p.Stack(s) {
+		for i, c := range p.AppendStack(nil, s) {
 			if c.Table() != 0 {
 				nodes = append(nodes, node{s, i, c.Table(), solver.TablePos(c.Table(), c.Rank())})
 			}
@@ -213,18 +213,18 @@ func naiveCycle(p *solver.Position) (found bool, shortest int) {
 }
 
 // after returns p with card y stacked on s for table x.
-func after(t testing.TB, p *solver.Position, y solver.Rank, x, s int) solver.Position {
+func after(t testing.TB, p solver.View, y solver.Rank, x, s int) solver.Position {
 	t.Helper()
-	q := *p
+	q := p.State()
 	if err := q.Apply(solver.Move{Kind: solver.ToStack, Rank: y, Stack: int8(s), Table: int8(x)}); err != nil {
 		t.Fatalf("stack %s on %c for %d: %v", y, p.Rules().StackName(s), x, err)
 	}
-	return q
+	return q.Position
 }
 
 // validate checks that every card of c lies where c says (the new card on top
 // of its stack in q, the position after the move) and that every link holds.
-func validate(q *solver.Position, c *Cycle) error {
+func validate(q solver.View, c *Cycle) error {
 	n := len(c.Cards)
 	if n < 2 || len(c.Links) != n {
 		return fmt.Errorf("cycle of %d cards and %d links", n, len(c.Links))
@@ -234,7 +234,7 @@ func validate(q *solver.Position, c *Cycle) error {
 		if a.Stack < 0 || a.Stack >= q.Stacks() || a.Index < 0 || a.Index >= q.Height(a.Stack) {
 			return fmt.Errorf("card %d: no stack %d index %d", i, a.Stack, a.Index)
 		}
-		if got := q.Stack(a.Stack)[a.Index]; got != solver.NewCard(a.Rank, a.Table) {
+		if got := q.AppendStack(nil, a.Stack)[a.Index]; got != solver.NewCard(a.Rank, a.Table) {
 			return fmt.Errorf("card %d: %c[%d] is %s for %d, cycle says %s for %d",
 				i, a.Name, a.Index, got.Rank(), got.Table(), a.Rank, a.Table)
 		}
@@ -288,14 +288,14 @@ func replay(t testing.TB, deck string, r solver.Rules, trace string) *solver.Gam
 }
 
 // stacksString draws the stacks, bottom first: "Z: 4/1 | X: 2/1 K/2 5/1 | C:".
-func stacksString(p *solver.Position) string {
+func stacksString(p solver.View) string {
 	s := ""
 	for i := range p.Stacks() {
 		if i > 0 {
 			s += " | "
 		}
 		s += fmt.Sprintf("%c:", p.Rules().StackName(i))
-		for _, c := range p.Stack(i) {
+		for _, c := range p.AppendStack(nil, i) {
 			s += fmt.Sprintf(" %s/%d", c.Rank(), c.Table())
 		}
 	}

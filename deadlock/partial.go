@@ -20,7 +20,7 @@ import (
 //     assigned to u's table that comes before u on that table.
 //
 // It sees only cycles of those two shapes; Exact sees them all.
-func Partial(p *solver.Position, y solver.Rank, x, s int) bool {
+func Partial(p solver.View, y solver.Rank, x, s int) bool {
 	before := uint16(1)<<solver.TablePos(x, y) - 1 // positions of table x before y
 	// Check 1.
 	if p.StackMask(s, x)&before != 0 {
@@ -33,7 +33,7 @@ func Partial(p *solver.Position, y solver.Rank, x, s int) bool {
 		if wi+1 >= p.Height(ws) {
 			continue // w is on top: nothing lies on it
 		}
-		u := p.Stack(ws)[wi+1]
+		u := p.StackCard(ws, wi+1)
 		ux := u.Table()
 		if ux == 0 {
 			continue

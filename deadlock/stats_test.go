@@ -40,7 +40,7 @@ func shape(c *Cycle) string {
 	return fmt.Sprintf("%d cards, %d stacks%s", len(c.Cards), len(stacks), above)
 }
 
-func stacked(p *solver.Position) int {
+func stacked(p solver.View) int {
 	n := 0
 	for s := range p.Stacks() {
 		n += p.Height(s)
@@ -58,7 +58,7 @@ func measure(t *testing.T, stacks, games int, careful bool) missStats {
 		d := randomDeck(seed)
 		pl := &player{rng: decks.NewRand(seed), tableFirst: 1, careful: careful, guard: Partial}
 		var trace []solver.Move
-		pl.visit = func(p *solver.Position, y solver.Rank, x, s int) {
+		pl.visit = func(p solver.View, y solver.Rank, x, s int) {
 			if FindCycle(p) != nil {
 				return // already deadlocked: nothing new to refuse
 			}
@@ -87,7 +87,7 @@ func measure(t *testing.T, stacks, games int, careful bool) missStats {
 		fooled := false
 		play(t, &d, rules, pl, func(g *solver.Game, tr []solver.Move) {
 			trace = tr
-			if !fooled && tr[len(tr)-1].Kind == solver.ToStack && FindCycle(&g.Position) != nil {
+			if !fooled && tr[len(tr)-1].Kind == solver.ToStack && FindCycle(g.View()) != nil {
 				fooled = true
 			}
 		})

@@ -22,18 +22,25 @@ func (p *Position) MarshalBinary() ([]byte, error) {
 	b = append(b, p.placed[:]...)
 	b = append(b, p.remaining[1:]...)
 	for s := 0; s < p.rules.Stacks; s++ {
-		b = append(b, p.height[s])
-		for _, c := range p.Stack(s) {
-			b = append(b, byte(c))
+		b = append(b, byte(p.Height(s)))
+		for i := range p.Height(s) {
+			b = append(b, byte(p.StackCard(s, i)))
 		}
 	}
 	return b, nil
 }
 
-// UnmarshalBinary decodes what MarshalBinary wrote, checks that it is a
+// DecodePosition decodes what MarshalBinary wrote, checks that it is a
 // position the rules allow (52 cards in all, no slot reserved twice), and
-// rebuilds the reservation indexes.
-func (p *Position) UnmarshalBinary(b []byte) error {
+// rebuilds the reservation indexes. (A function, not an UnmarshalBinary
+// method: no method of Position changes it.)
+func DecodePosition(b []byte) (Position, error) {
+	var p Position
+	err := p.decode(b)
+	return p, err
+}
+
+func (p *Position) decode(b []byte) error {
 	errShort := errors.New("position: truncated encoding")
 	if len(b) < 3 {
 		return errShort
@@ -81,7 +88,7 @@ func (p *Position) UnmarshalBinary(b []byte) error {
 			if !c.Rank().Valid() || x > Tables || raw&0x80 != 0 {
 				return fmt.Errorf("position: stack %c card %d: invalid card %#x", r.StackName(s), i+1, raw)
 			}
-			q.stacks[s][i] = c
+			q.push(s, c)
 			count[c.Rank()]++
 			if x != 0 {
 				k := posOf[x-1][c.Rank()]
@@ -93,7 +100,6 @@ func (p *Position) UnmarshalBinary(b []byte) error {
 				q.where[x-1][k] = uint16(s)<<8 | uint16(i)
 			}
 		}
-		q.height[s] = uint8(h)
 		b = b[1+h:]
 	}
 	if len(b) != 0 {

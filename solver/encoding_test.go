@@ -25,15 +25,15 @@ func TestPositionBinaryRoundTrip(t *testing.T) {
 		}
 		for !g.Over() {
 			b, _ := g.Position.MarshalBinary()
-			var q Position
-			if err := q.UnmarshalBinary(b); err != nil {
+			q, err := DecodePosition(b)
+			if err != nil {
 				t.Fatalf("deck %s: %v\n%s", d.String(), err, g.Position.String())
 			}
 			b2, _ := q.MarshalBinary()
 			if string(b2) != string(b) || q.reserved != g.reserved || q.inStack != g.inStack || !sameWhere(&q, &g.Position) {
 				t.Fatalf("deck %s: round trip changed the position:\n%s\n%s", d.String(), g.Position.String(), q.String())
 			}
-			m, _ := randomStacker{rng}.Choose(&g.Position)
+			m, _ := randomStacker{rng}.Choose(g.View())
 			if err := g.Apply(m); err != nil {
 				t.Fatal(err)
 			}
@@ -45,7 +45,7 @@ func TestPositionBinaryRoundTrip(t *testing.T) {
 // or onto a random stack with a random free assignment.
 type randomStacker struct{ rng *rand.Rand }
 
-func (s randomStacker) Choose(p *Position) (Move, error) {
+func (s randomStacker) Choose(p View) (Move, error) {
 	if m, err := (trivial{}).Choose(p); err == nil && m.Kind != ToStack {
 		return m, nil
 	}
@@ -62,13 +62,13 @@ func FuzzPositionUnmarshal(f *testing.F) {
 	b, _ := p.MarshalBinary()
 	f.Add(b)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var q Position
-		if err := q.UnmarshalBinary(b); err != nil {
+		q, err := DecodePosition(b)
+		if err != nil {
 			return
 		}
 		again, _ := q.MarshalBinary()
-		var q2 Position
-		if err := q2.UnmarshalBinary(again); err != nil || q2.String() != q.String() {
+		q2, err := DecodePosition(again)
+		if err != nil || q2.String() != q.String() {
 			t.Fatalf("re-encoding does not round trip: %v", err)
 		}
 	})

@@ -1,29 +1,12 @@
 package solver
 
 import (
-	"errors"
-	"fmt"
+	"context"
 )
-
-// Strategy chooses moves. It sees only the Position — what a player sees —
-// never the order of the stock. Choose is called whenever a move is due: while
-// a card is drawn it must place it (or move a stack top first); when the stock
-// is empty it moves stack tops. Returning an error ends the game as lost: wrap
-// ErrResign for a deliberate resignation; any other error is a failure of the
-// strategy (an external plugin that died, say) and is reported as such.
-//
-// An in-process strategy used by several goroutines at once must be safe for
-// that; the tournament gives each worker its own through a factory.
-type Strategy interface {
-	Choose(p *Position) (Move, error)
-}
-
-// ErrResign marks a strategy's deliberate resignation.
-var ErrResign = errors.New("resigned")
 
 // Game is a Position together with the hidden stock order.
 type Game struct {
-	Position
+	State
 	deck Deck
 	next uint8 // index in deck of the next card to draw
 }
@@ -78,7 +61,7 @@ func (g *Game) draw() {
 
 // Apply plays m and, if it placed the drawn card, draws the next one.
 func (g *Game) Apply(m Move) error {
-	if err := g.Position.Apply(m); err != nil {
+	if err := g.State.Apply(m); err != nil {
 		return err
 	}
 	g.draw()
@@ -96,58 +79,18 @@ type Result struct {
 	Trace  []Move // the moves, if recorded
 }
 
-// Play lets s play deck d under rules r. With record set the moves are kept
-// in Result.Trace. The game ends when it is won, when no move is left, or when
+// Play lets session sess play deck d under rules r as game 0 with seed 0
+// (PlayBatch with one deal). With record set the moves are kept in
+// Result.Trace. The game ends when it is won, when no move is left, or when
 // the strategy resigns, fails, or returns an illegal move.
-func Play(d *Deck, r Rules, s Strategy, record bool) (Result, error) {
-	var g Game
-	if err := g.Reset(d, r); err != nil {
+func Play(ctx context.Context, d *Deck, r Rules, sess Session, record bool) (Result, error) {
+	if err := r.Validate(); err != nil {
 		return Result{}, err
 	}
-	return g.PlayOut(s, record), nil
-}
-
-// PlayOut lets s play g from where it stands to the end.
-func (g *Game) PlayOut(s Strategy, record bool) Result {
-	var res Result
-	if record {
-		res.Trace = make([]Move, 0, 2*DeckSize)
+	if err := d.Validate(); err != nil {
+		return Result{}, err
 	}
-	for !g.Over() {
-		m, err := s.Choose(&g.Position)
-		if err != nil {
-			res.Reason = err.Error()
-			res.Failed = !errors.Is(err, ErrResign)
-			res.Placed = g.TotalPlaced()
-			return res
-		}
-		// Fill in the card so that traces are complete.
-		switch m.Kind {
-		case ToTable, ToStack:
-			if m.Rank == 0 {
-				m.Rank = g.drawn
-			}
-		case StackToTable:
-			if m.Rank == 0 && m.Stack >= 0 && int(m.Stack) < g.rules.Stacks {
-				m.Rank = g.Top(int(m.Stack)).Rank()
-			}
-		}
-		if err := g.Apply(m); err != nil {
-			res.Reason = fmt.Sprintf("illegal move %s: %v", m.Format(g.rules), err)
-			res.Failed = true
-			res.Placed = g.TotalPlaced()
-			return res
-		}
-		if record {
-			res.Trace = append(res.Trace, m)
-		}
-	}
-	res.Placed = g.TotalPlaced()
-	res.Won = g.Won()
-	if res.Won {
-		res.Reason = "won"
-	} else {
-		res.Reason = "stuck: the stock is empty and no stack top can move"
-	}
-	return res
+	var res [1]Result
+	err := PlayBatch(ctx, sess, r, []Deal{{Deck: d}}, res[:], PlayOptions{Record: record})
+	return res[0], err
 }

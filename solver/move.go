@@ -14,6 +14,9 @@ const (
 	ToTable               // drawn card y to table x: "yx"
 	ToStack               // drawn card y onto stack S, meant for table x: "ySx" ("yS" unassigned)
 	StackToTable          // top card y of stack S to table x: "Syx"
+	// Resign is not a move of the game: a strategy returns it to give the
+	// game up. It never appears in a trace.
+	Resign
 )
 
 // Move is one move. Rank may be 0 in a move a strategy returns (the card is
@@ -37,6 +40,8 @@ func (m Move) Format(r Rules) string {
 		return fmt.Sprintf("%s%c%d", m.Rank, r.StackName(int(m.Stack)), m.Table)
 	case StackToTable:
 		return fmt.Sprintf("%c%s%d", r.StackName(int(m.Stack)), m.Rank, m.Table)
+	case Resign:
+		return "resign"
 	}
 	return "?"
 }

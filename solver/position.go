@@ -22,23 +22,28 @@ func (c Card) Table() int { return int(c >> 4) }
 // Position is everything a player can see: the drawn card, the tables, the
 // stacks with their cards' assignments, and how many of each rank are still in
 // the stock — never the stock's order. It is a value: copying it copies the
-// whole position (about 0.6 KB), which is what searches do.
+// whole position (under 300 bytes: the stacks lie end to end in one array of
+// 52 cards), which is what searches and the game loop's observations do.
 //
 // The zero Position is not usable; get one from NewGame or NewPosition.
 type Position struct {
 	rules     Rules
 	drawn     Rank // the card drawn and not yet placed; 0 if none
 	stock     uint8
-	placed    [Tables]uint8 // cards on each table
-	height    [MaxStacks]uint8
+	placed    [Tables]uint8       // cards on each table
 	remaining [NumRanks + 1]uint8 // ranks in the stock, excluding drawn
+	// The stacks lie end to end in cards, stack 0 first: stack s is
+	// cards[end[s-1]:end[s]] (end[-1] = 0). Stacks beyond rules.Stacks are
+	// empty, so end[MaxStacks-1] is the number of stacked cards.
+	end   [MaxStacks]uint8
+	top   [MaxStacks]Card // each stack's top card, 0 if empty: Top is one load
+	cards [DeckSize]Card
 	// reserved[x-1] has bit k set when a stacked card is assigned to position k
 	// of table x; inStack[s][x-1] is the same for the cards of stack s alone;
 	// where[x-1][k] is the stack (high byte) and index (low byte) of that card.
 	reserved [Tables]uint16
 	inStack  [MaxStacks][Tables]uint16
 	where    [Tables][NumRanks]uint16
-	stacks   [MaxStacks][DeckSize]Card
 }
 
 // NewPosition returns the starting position of rules r before the first draw:
@@ -95,21 +100,61 @@ func (p *Position) Need(x int) Rank {
 	return order[x-1][k]
 }
 
-// Height returns the number of cards on stack s.
-func (p *Position) Height(s int) int { return int(p.height[s]) }
-
-// Top returns the top card of stack s, or 0 if the stack is empty.
-func (p *Position) Top(s int) Card {
-	h := p.height[s]
-	if h == 0 {
+// start returns the index in p.cards of the bottom card of stack s.
+func (p *Position) start(s int) uint8 {
+	if s == 0 {
 		return 0
 	}
-	return p.stacks[s][h-1]
+	return p.end[s-1]
 }
 
-// Stack returns the cards of stack s, bottom first. The slice aliases the
-// position: read it, do not change it, and do not keep it across moves.
-func (p *Position) Stack(s int) []Card { return p.stacks[s][:p.height[s]] }
+// Height returns the number of cards on stack s.
+func (p *Position) Height(s int) int { return int(p.end[s] - p.start(s)) }
+
+// Top returns the top card of stack s, or 0 if the stack is empty.
+func (p *Position) Top(s int) Card { return p.top[s] }
+
+// StackCard returns card i of stack s, counting from the bottom (0); i must
+// be below Height(s).
+func (p *Position) StackCard(s, i int) Card { return p.cards[int(p.start(s))+i] }
+
+// AppendStack appends the cards of stack s, bottom first, to dst: a copy that
+// the caller may keep and change.
+func (p *Position) AppendStack(dst []Card, s int) []Card {
+	return append(dst, p.cards[p.start(s):p.end[s]]...)
+}
+
+// push puts c on top of stack s and returns its index in the stack.
+func (p *Position) push(s int, c Card) int {
+	e, total := p.end[s], p.end[MaxStacks-1]
+	if e < total {
+		copy(p.cards[e+1:total+1], p.cards[e:total])
+	}
+	p.cards[e] = c
+	p.top[s] = c
+	for t := s; t < MaxStacks; t++ {
+		p.end[t]++
+	}
+	return int(e - p.start(s))
+}
+
+// pop takes the top card off stack s, which must not be empty.
+func (p *Position) pop(s int) Card {
+	e, total := p.end[s]-1, p.end[MaxStacks-1]
+	c := p.cards[e]
+	if e+1 < total {
+		copy(p.cards[e:total-1], p.cards[e+1:total])
+	}
+	for t := s; t < MaxStacks; t++ {
+		p.end[t]--
+	}
+	if p.end[s] == p.start(s) {
+		p.top[s] = 0
+	} else {
+		p.top[s] = p.cards[p.end[s]-1]
+	}
+	return c
+}
 
 // Filled reports whether rank r already lies on table x.
 func (p *Position) Filled(x int, r Rank) bool { return int(posOf[x-1][r]) < int(p.placed[x-1]) }
@@ -164,24 +209,6 @@ func (p *Position) neededBy(r Rank) int {
 		}
 	}
 	return 0
-}
-
-// ErrNoCard is returned by Reveal when the stock holds no card of that rank.
-var ErrNoCard = errors.New("no such card in the stock")
-
-// Reveal turns rank r up as the drawn card. The game calls it with the true
-// next card; a search calls it with each rank that may come next.
-func (p *Position) Reveal(r Rank) error {
-	if p.drawn != 0 {
-		return fmt.Errorf("reveal %s: %s is drawn and not placed", r, p.drawn)
-	}
-	if !r.Valid() || p.remaining[r] == 0 {
-		return fmt.Errorf("reveal %s: %w", r, ErrNoCard)
-	}
-	p.remaining[r]--
-	p.stock--
-	p.drawn = r
-	return nil
 }
 
 // Check reports why m is not legal here, or nil if it is. Legality is the
@@ -251,15 +278,6 @@ func rankOrNone(r Rank) string {
 	return r.String()
 }
 
-// Apply plays m if it is legal. It does not draw the next card: see Game.
-func (p *Position) Apply(m Move) error {
-	if err := p.Check(m); err != nil {
-		return err
-	}
-	p.apply(m)
-	return nil
-}
-
 // apply plays a legal move.
 func (p *Position) apply(m Move) {
 	switch m.Kind {
@@ -268,9 +286,7 @@ func (p *Position) apply(m Move) {
 		p.drawn = 0
 	case ToStack:
 		s := int(m.Stack)
-		h := p.height[s]
-		p.stacks[s][h] = NewCard(p.drawn, int(m.Table))
-		p.height[s] = h + 1
+		h := p.push(s, NewCard(p.drawn, int(m.Table)))
 		if x := int(m.Table); x != 0 {
 			k := posOf[x-1][p.drawn]
 			p.reserved[x-1] |= 1 << k
@@ -280,9 +296,7 @@ func (p *Position) apply(m Move) {
 		p.drawn = 0
 	case StackToTable:
 		s := int(m.Stack)
-		h := p.height[s] - 1
-		c := p.stacks[s][h]
-		p.height[s] = h
+		c := p.pop(s)
 		if x := c.Table(); x != 0 {
 			k := posOf[x-1][c.Rank()]
 			p.reserved[x-1] &^= 1 << k
@@ -290,6 +304,51 @@ func (p *Position) apply(m Move) {
 		}
 		p.placed[m.Table-1]++
 	}
+}
+
+// State is a Position that can change: what a search explores. Get one
+// from a Position with StateOf (a copy: changing it changes nothing else).
+// Strategies are handed a *Position, which has no method that changes it.
+type State struct {
+	Position
+}
+
+// StateOf returns a changeable copy of p.
+func StateOf(p *Position) State { return State{*p} }
+
+// NewState returns the starting state of rules r before the first draw (see
+// NewPosition).
+func NewState(r Rules) (State, error) {
+	p, err := NewPosition(r)
+	return State{p}, err
+}
+
+// Apply plays m if it is legal. It does not draw the next card: see Game.
+func (st *State) Apply(m Move) error {
+	if err := st.Check(m); err != nil {
+		return err
+	}
+	st.apply(m)
+	return nil
+}
+
+// ErrNoCard is returned by Reveal when the stock holds no card of that rank.
+var ErrNoCard = errors.New("no such card in the stock")
+
+// Reveal turns rank r up as the drawn card. The game calls it with the true
+// next card; a search calls it with each rank that may come next.
+func (st *State) Reveal(r Rank) error {
+	p := &st.Position
+	if p.drawn != 0 {
+		return fmt.Errorf("reveal %s: %s is drawn and not placed", r, p.drawn)
+	}
+	if !r.Valid() || p.remaining[r] == 0 {
+		return fmt.Errorf("reveal %s: %w", r, ErrNoCard)
+	}
+	p.remaining[r]--
+	p.stock--
+	p.drawn = r
+	return nil
 }
 
 // String describes the position on a few lines: the drawn card, each table's
@@ -311,7 +370,8 @@ func (p *Position) String() string {
 	}
 	for s := 0; s < p.rules.Stacks; s++ {
 		b = fmt.Appendf(b, "stack %c:", p.rules.StackName(s))
-		for _, c := range p.Stack(s) {
+		for i := range p.Height(s) {
+			c := p.StackCard(s, i)
 			if c.Table() == 0 {
 				b = fmt.Appendf(b, " %s", c.Rank())
 			} else {

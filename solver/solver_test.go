@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -243,7 +244,7 @@ func TestPreplaced(t *testing.T) {
 // that needs it, else onto the stack with the fewest cards, unassigned.
 type trivial struct{}
 
-func (trivial) Choose(p *Position) (Move, error) {
+func (trivial) Choose(p View) (Move, error) {
 	for s := 0; s < p.Stacks(); s++ {
 		if t := p.Top(s); t != 0 {
 			for x := 1; x <= Tables; x++ {
@@ -275,7 +276,7 @@ func TestPlayReplayRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range []Rules{{Stacks: 3}, {Stacks: 4, Preplaced: true}, {Stacks: 1}} {
-			res, err := Play(&d, r, trivial{}, true)
+			res, err := Play(context.Background(), &d, r, &ChooserSession{C: trivial{}}, true)
 			if err != nil {
 				t.Fatal(err)
 			}

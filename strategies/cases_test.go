@@ -101,7 +101,7 @@ func TestPriorityHandWorked(t *testing.T) {
 			if err != nil {
 				t.Fatalf("setup: %v", err)
 			}
-			m, err := priority(t, r, tc.opts...).Choose(&g.Position)
+			m, err := priority(t, r, tc.opts...).Choose(g.View())
 			got := ""
 			if err != nil {
 				if !errors.Is(err, solver.ErrResign) {
@@ -134,10 +134,10 @@ func TestCheck2RefusesC4(t *testing.T) {
 	if g.StackMask(c, 4) != 0 {
 		t.Fatalf("C holds a card for table 4: check 1 would refuse")
 	}
-	if !deadlock.Partial(&g.Position, 9, 4, c) {
+	if !deadlock.Partial(g.View(), 9, 4, c) {
 		t.Errorf("Partial does not refuse 9 on C for table 4")
 	}
-	if cyc := deadlock.Exact(&g.Position, 9, 4, c); cyc == nil {
+	if cyc := deadlock.Exact(g.View(), 9, 4, c); cyc == nil {
 		t.Errorf("Exact sees no cycle for 9 on C for table 4")
 	} else {
 		t.Log(cyc)

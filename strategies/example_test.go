@@ -1,6 +1,7 @@
 package strategies_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/calcsol/calcsol/configs"
@@ -22,7 +23,7 @@ func ExampleNewPriority() {
 		return
 	}
 	deck, _ := solver.ParseDeck("A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3")
-	res, _ := solver.Play(&deck, rules, s, true)
+	res, _ := solver.Play(context.Background(), &deck, rules, &solver.ChooserSession{C: s}, true)
 	fmt.Println(solver.FormatTrace(res.Trace[:8], rules))
 	fmt.Println(res.Won, res.Placed)
 	// Output:

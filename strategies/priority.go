@@ -53,7 +53,7 @@ func NewPriority(t *Table, r solver.Rules) (*Priority, error) {
 func (s *Priority) Table() *Table { return s.table }
 
 // Choose implements solver.Strategy.
-func (s *Priority) Choose(p *solver.Position) (solver.Move, error) {
+func (s *Priority) Choose(p solver.View) (solver.Move, error) {
 	if m, ok := s.autoMove(p); ok {
 		return m, nil
 	}
@@ -111,7 +111,7 @@ var errStuck = fmt.Errorf("%w: stuck: the stock is empty and no stack top can go
 // autoMove finds the first stack top, in name order, that its assigned table
 // needs next. Unassigned tops (only ExhaustLastStack makes them) go to the
 // first table that needs them.
-func (s *Priority) autoMove(p *solver.Position) (solver.Move, bool) {
+func (s *Priority) autoMove(p solver.View) (solver.Move, bool) {
 	for st := 0; st < p.Stacks(); st++ {
 		t := p.Top(st)
 		if t == 0 {
@@ -135,8 +135,9 @@ func (s *Priority) autoMove(p *solver.Position) (solver.Move, bool) {
 
 // dumping reports whether the list has been exhausted earlier in this game:
 // Priority itself never stacks a card unassigned otherwise.
-func (s *Priority) dumping(p *solver.Position) bool {
-	for _, c := range p.Stack(int(s.last)) {
+func (s *Priority) dumping(p solver.View) bool {
+	for i := range p.Height(int(s.last)) {
+		c := p.StackCard(int(s.last), i)
 		if c.Table() == 0 {
 			return true
 		}
@@ -145,7 +146,7 @@ func (s *Priority) dumping(p *solver.Position) bool {
 }
 
 // dump plays y to a table that needs it, else unassigned onto the last stack.
-func (s *Priority) dump(p *solver.Position, y solver.Rank) solver.Move {
+func (s *Priority) dump(p solver.View, y solver.Rank) solver.Move {
 	for x := 1; x <= solver.Tables; x++ {
 		if p.Need(x) == y && !(s.opt.TxRespectsReservation && p.Reserved(x, y)) {
 			return solver.Move{Kind: solver.ToTable, Rank: y, Table: int8(x)}
@@ -156,12 +157,12 @@ func (s *Priority) dump(p *solver.Position, y solver.Rank) solver.Move {
 
 // slotFree reports whether card y may be assigned to table x: its slot is
 // neither filled on the table nor reserved by a stacked card (SPEC §3, slots).
-func slotFree(p *solver.Position, x int, y solver.Rank) bool {
+func slotFree(p solver.View, x int, y solver.Rank) bool {
 	return !p.Filled(x, y) && !p.Reserved(x, y)
 }
 
 // safe runs the configured deadlock check for stacking y (for table x) on stack st.
-func (s *Priority) safe(p *solver.Position, y solver.Rank, x, st int) bool {
+func (s *Priority) safe(p solver.View, y solver.Rank, x, st int) bool {
 	switch s.opt.Check {
 	case CheckPartial:
 		return !deadlock.Partial(p, y, x, st)

@@ -1,6 +1,7 @@
 package strategies_test
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -70,7 +71,7 @@ func TestPriorityTracesReplay(t *testing.T) {
 			wins := 0
 			for i := 0; i < n; i++ {
 				d := randomDeck(rng)
-				res, err := solver.Play(&d, v.rules, s, true)
+				res, err := solver.Play(context.Background(), &d, v.rules, &solver.ChooserSession{C: s}, true)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -89,7 +90,7 @@ func TestPriorityTracesReplay(t *testing.T) {
 				if g.Won() != res.Won || g.TotalPlaced() != res.Placed {
 					t.Fatalf("deck %s: replay ends won=%t placed=%d; play said %t %d", d.String(), g.Won(), g.TotalPlaced(), res.Won, res.Placed)
 				}
-				again, _ := solver.Play(&d, v.rules, s, true)
+				again, _ := solver.Play(context.Background(), &d, v.rules, &solver.ChooserSession{C: s}, true)
 				if solver.FormatTrace(again.Trace, v.rules) != text {
 					t.Fatalf("deck %s: two plays give two traces", d.String())
 				}
@@ -114,7 +115,7 @@ func TestPriorityGoldenTraces(t *testing.T) {
 	for i := 0; i < 8; i++ {
 		d := randomDeck(rng)
 		for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 4, Preplaced: true}} {
-			res, err := solver.Play(&d, r, priority(t, r), true)
+			res, err := solver.Play(context.Background(), &d, r, &solver.ChooserSession{C: priority(t, r)}, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,7 +148,7 @@ func TestPriorityObeysSlotsAndCheck1(t *testing.T) {
 		d := randomDeck(rng)
 		g, _ := solver.NewGame(&d, r)
 		for !g.Over() {
-			m, err := s.Choose(&g.Position)
+			m, err := s.Choose(g.View())
 			if err != nil {
 				break
 			}
@@ -196,16 +197,21 @@ func BenchmarkPriorityGames(b *testing.B) {
 			for i := range decks {
 				decks[i] = randomDeck(rng)
 			}
-			var g solver.Game
+			// Games go through the strategy contract as the tournament plays
+			// them: one reused Player, batches of one game (lockstep batches
+			// are measured in package tournament).
+			var pl solver.Player
+			sess := &solver.ChooserSession{C: s}
+			res := make([]solver.Result, 1)
+			ctx := context.Background()
 			b.ReportAllocs()
 			n := 0
 			for b.Loop() {
 				d := &decks[n%len(decks)]
 				n++
-				if err := g.Reset(d, r); err != nil {
+				if err := pl.Play(ctx, sess, r, []solver.Deal{{Deck: d}}, res, solver.PlayOptions{}); err != nil {
 					b.Fatal(err)
 				}
-				g.PlayOut(s, false)
 			}
 			b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "games/s")
 		})

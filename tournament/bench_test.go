@@ -14,14 +14,14 @@ import (
 func BenchmarkEvaluate(b *testing.B) {
 	ds := testDecks(30000, 7)
 	for _, bc := range []struct {
-		name    string
-		workers int
-	}{{"workers=1", 1}, {"workers=GOMAXPROCS", 0}} {
+		name           string
+		workers, batch int
+	}{{"workers=1", 1, 1}, {"workers=GOMAXPROCS", 0, 1}, {"workers=GOMAXPROCS/batch=64", 0, 64}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			games := 0
 			for b.Loop() {
-				sum, _, err := Evaluate(context.Background(), ds, solver.DefaultRules(), newGreedy, bc.workers)
+				sum, _, err := Evaluate(context.Background(), ds, solver.DefaultRules(), newGreedy(), Options{Workers: bc.workers, Batch: bc.batch})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -32,10 +32,10 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 }
 
-// BenchmarkPlayOut is the same games played one by one on one reused Game with
-// no runner around them: the difference to BenchmarkEvaluate/workers=1 is the
-// runner's overhead per game.
-func BenchmarkPlayOut(b *testing.B) {
+// BenchmarkBareLoop is the same games played one by one on one reused Game,
+// the strategy called directly, with no session, batch or runner around them:
+// the difference to BenchmarkEvaluate/workers=1 is the harness's overhead.
+func BenchmarkBareLoop(b *testing.B) {
 	ds := testDecks(30000, 7)
 	r := solver.DefaultRules()
 	var g solver.Game
@@ -46,7 +46,15 @@ func BenchmarkPlayOut(b *testing.B) {
 			if err := g.Reset(&ds[i], r); err != nil {
 				b.Fatal(err)
 			}
-			g.PlayOut(greedy{}, false)
+			for !g.Over() {
+				m, err := greedy{}.Choose(g.View())
+				if err != nil {
+					break
+				}
+				if err := g.Apply(m); err != nil {
+					b.Fatal(err)
+				}
+			}
 		}
 		games += len(ds)
 	}

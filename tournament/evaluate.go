@@ -56,22 +56,41 @@ func chunkSize(n, workers int) int {
 	return min(max(n/(workers*16), 1), maxChunk)
 }
 
-// Evaluate plays every deck under rules r with strategies made by factory,
-// on workers goroutines (workers <= 0 means runtime.GOMAXPROCS(0)), and
-// returns the summary and the per-deck results in deck order. The results do
-// not depend on the number of workers, provided the strategy is deterministic.
+// Options say how Evaluate plays.
+type Options struct {
+	// Workers is the number of goroutines, each with its own session;
+	// <= 0 means runtime.GOMAXPROCS(0).
+	Workers int
+	// Batch is the number of games a worker advances in lockstep, whose
+	// decisions reach the session in one Decide call; <= 0 means 1. A
+	// strategy in another process wants large batches; one in process
+	// gains nothing from them.
+	Batch int
+	// Budget limits the time per move and per game (zero: no limit).
+	Budget solver.Budget
+	// Seed is the seed of game i (its deck index); nil gives every game
+	// seed 0. Stochastic strategies draw from it.
+	Seed func(deck int) uint64
+}
+
+// Evaluate plays every deck under rules r with strategy s and returns the
+// summary and the per-deck results in deck order. The results do not depend
+// on the number of workers or the batch size, provided the strategy is
+// deterministic or draws only from the games' seeds.
 //
-// Each worker makes its own strategy and reuses one solver.Game for all its
-// games, so the only allocations are per worker, not per game. A strategy that
-// panics fails that deck only (Failed, with the panic in Reason); the worker
-// then takes a fresh strategy from the factory and goes on. Cancelling ctx
-// stops the run: Evaluate then returns ctx's error and no results.
-func Evaluate(ctx context.Context, decks []solver.Deck, r solver.Rules, factory func() solver.Strategy, workers int) (Summary, []DeckResult, error) {
+// Each worker opens its own session (closed on every path) and reuses one
+// solver.Player, so the only allocations are per worker, not per game. A
+// session that panics fails the games of that batch only (Failed, with the
+// panic in Reason); the worker then opens a fresh session and goes on.
+// Cancelling ctx stops the run: Evaluate then returns ctx's error and no
+// results. A strategy that cannot play r returns an error wrapping
+// solver.ErrNotApplicable.
+func Evaluate(ctx context.Context, decks []solver.Deck, r solver.Rules, s solver.Strategy, opt Options) (Summary, []DeckResult, error) {
 	if err := r.Validate(); err != nil {
 		return Summary{}, nil, fmt.Errorf("evaluate: %w", err)
 	}
-	if factory == nil {
-		return Summary{}, nil, errors.New("evaluate: no strategy factory")
+	if s == nil {
+		return Summary{}, nil, errors.New("evaluate: no strategy")
 	}
 	for i := range decks {
 		if err := decks[i].Validate(); err != nil {
@@ -79,11 +98,13 @@ func Evaluate(ctx context.Context, decks []solver.Deck, r solver.Rules, factory 
 		}
 	}
 	n := len(decks)
+	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	chunk := chunkSize(n, workers)
 	workers = max(min(workers, (n+chunk-1)/chunk), 1)
+	batch := max(opt.Batch, 1)
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -93,7 +114,7 @@ func Evaluate(ctx context.Context, decks []solver.Deck, r solver.Rules, factory 
 	start := time.Now()
 	for range workers {
 		wg.Go(func() {
-			w := worker{decks: decks, rules: r, factory: factory, results: results}
+			w := worker{decks: decks, rules: r, strategy: s, results: results, opt: opt, batch: batch}
 			if err := w.run(ctx, &next, chunk); err != nil {
 				cancel(err)
 			}
@@ -109,39 +130,64 @@ func Evaluate(ctx context.Context, decks []solver.Deck, r solver.Rules, factory 
 
 // worker plays the chunks it takes until none is left.
 type worker struct {
-	decks   []solver.Deck
-	rules   solver.Rules
-	factory func() solver.Strategy
-	results []DeckResult
-	game    solver.Game
+	decks    []solver.Deck
+	rules    solver.Rules
+	strategy solver.Strategy
+	results  []DeckResult
+	opt      Options
+	batch    int
+	player   solver.Player
+	deals    []solver.Deal
+	res      []solver.Result
 }
 
-func (w *worker) run(ctx context.Context, next *atomic.Int64, chunk int) error {
-	s, err := newStrategy(w.factory)
+func (w *worker) run(ctx context.Context, next *atomic.Int64, chunk int) (err error) {
+	sess, err := startSession(ctx, w.strategy, w.rules)
 	if err != nil {
 		return err
 	}
-	done := ctx.Done()
+	defer func() {
+		if cerr := sess.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("evaluate: closing the session: %w", cerr)
+		}
+	}()
+	w.deals = make([]solver.Deal, 0, w.batch)
+	w.res = make([]solver.Result, w.batch)
 	n := len(w.decks)
 	for {
 		lo := int(next.Add(int64(chunk))) - chunk
 		if lo >= n {
 			return nil
 		}
-		for i := lo; i < min(lo+chunk, n); i++ {
-			// A non-blocking receive on an open channel takes no lock, so
-			// checking every game costs nothing next to a game, and a slow
-			// strategy still stops promptly.
-			select {
-			case <-done:
+		hi := min(lo+chunk, n)
+		for b := lo; b < hi; b += w.batch {
+			if ctx.Err() != nil {
 				return nil
-			default:
 			}
-			var panicked bool
-			w.results[i], panicked = w.play(i, s)
-			if panicked {
-				// The strategy may be left in any state: start a fresh one.
-				if s, err = newStrategy(w.factory); err != nil {
+			e := min(b+w.batch, hi)
+			w.deals = w.deals[:0]
+			for i := b; i < e; i++ {
+				d := solver.Deal{Deck: &w.decks[i], Game: solver.GameID(i)}
+				if w.opt.Seed != nil {
+					d.Seed = w.opt.Seed(i)
+				}
+				w.deals = append(w.deals, d)
+			}
+			res := w.res[:len(w.deals)]
+			if err := w.player.Play(ctx, sess, w.rules, w.deals, res, solver.PlayOptions{Budget: w.opt.Budget}); err != nil {
+				return nil // cancelled: Evaluate reports ctx's cause
+			}
+			for j, g := range res {
+				dr := DeckResult{Deck: b + j, Won: g.Won, Placed: g.Placed, Failed: g.Failed, Reason: g.Reason}
+				if g.Failed && dr.Reason == "" {
+					dr.Reason = "failed"
+				}
+				w.results[b+j] = dr
+			}
+			if w.player.Panicked {
+				// The session may be left in any state: start a fresh one.
+				_ = sess.Close()
+				if sess, err = startSession(ctx, w.strategy, w.rules); err != nil {
 					return err
 				}
 			}
@@ -149,38 +195,21 @@ func (w *worker) run(ctx context.Context, next *atomic.Int64, chunk int) error {
 	}
 }
 
-// play plays deck i with s, turning a panic into a failed game.
-func (w *worker) play(i int, s solver.Strategy) (res DeckResult, panicked bool) {
+// startSession opens a session, turning a panic or a nil session into an error.
+func startSession(ctx context.Context, s solver.Strategy, r solver.Rules) (sess solver.Session, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			res = DeckResult{Deck: i, Placed: w.game.TotalPlaced(), Failed: true,
-				Reason: fmt.Sprintf("strategy panicked: %v", v)}
-			panicked = true
+			err = fmt.Errorf("evaluate: starting %s panicked: %v", s.Info().Name, v)
 		}
 	}()
-	if err := w.game.Reset(&w.decks[i], w.rules); err != nil {
-		// Cannot happen: rules and decks were validated.
-		return DeckResult{Deck: i, Failed: true, Reason: err.Error()}, false
+	sess, err = s.Start(ctx, r)
+	if err != nil {
+		return nil, fmt.Errorf("evaluate: starting %s: %w", s.Info().Name, err)
 	}
-	g := w.game.PlayOut(s, false)
-	res = DeckResult{Deck: i, Won: g.Won, Placed: g.Placed, Failed: g.Failed, Reason: g.Reason}
-	if g.Failed && res.Reason == "" {
-		res.Reason = "failed"
+	if sess == nil {
+		return nil, fmt.Errorf("evaluate: starting %s: no session", s.Info().Name)
 	}
-	return res, false
-}
-
-// newStrategy calls factory, turning a panic or a nil strategy into an error.
-func newStrategy(factory func() solver.Strategy) (s solver.Strategy, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("evaluate: strategy factory panicked: %v", v)
-		}
-	}()
-	if s = factory(); s == nil {
-		return nil, errors.New("evaluate: strategy factory returned nil")
-	}
-	return s, nil
+	return sess, nil
 }
 
 // Summarize counts results: wins, failures, the success rate with its Wilson

@@ -14,11 +14,11 @@ import (
 
 // serial plays the decks one by one with solver.Play: the reference that
 // Evaluate's parallel, chunked, Game-reusing loop must agree with.
-func serial(t *testing.T, ds []solver.Deck, r solver.Rules, s solver.Strategy) []DeckResult {
+func serial(t *testing.T, ds []solver.Deck, r solver.Rules, s solver.Chooser) []DeckResult {
 	t.Helper()
 	out := make([]DeckResult, len(ds))
 	for i := range ds {
-		res, err := solver.Play(&ds[i], r, s, false)
+		res, err := solver.Play(context.Background(), &ds[i], r, &solver.ChooserSession{C: s}, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +37,7 @@ func TestEvaluateWorkersAgree(t *testing.T) {
 		t.Run(r.String(), func(t *testing.T) {
 			want := serial(t, ds, r, greedy{})
 			for _, w := range []int{1, 2, 7, 0, 5000} {
-				sum, got, err := Evaluate(context.Background(), ds, r, newGreedy, w)
+				sum, got, err := Evaluate(context.Background(), ds, r, newGreedy(), Options{Workers: w})
 				if err != nil {
 					t.Fatalf("workers %d: %v", w, err)
 				}
@@ -53,7 +53,7 @@ func TestEvaluateWorkersAgree(t *testing.T) {
 }
 
 func TestEvaluateEmpty(t *testing.T) {
-	sum, res, err := Evaluate(context.Background(), nil, solver.DefaultRules(), newGreedy, 4)
+	sum, res, err := Evaluate(context.Background(), nil, solver.DefaultRules(), newGreedy(), Options{Workers: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestEvaluateEmpty(t *testing.T) {
 // later call: Evaluate must replace it with a fresh one.
 type panicky struct{ broken bool }
 
-func (s *panicky) Choose(p *solver.Position) (solver.Move, error) {
+func (s *panicky) Choose(p solver.View) (solver.Move, error) {
 	if s.broken || (p.StockLen() == solver.DeckSize-1 && p.Drawn() == 13) {
 		s.broken = true
 		panic("king first")
@@ -81,7 +81,7 @@ type failing struct{}
 
 var errBoom = errors.New("boom")
 
-func (failing) Choose(p *solver.Position) (solver.Move, error) {
+func (failing) Choose(p solver.View) (solver.Move, error) {
 	if p.StockLen() == solver.DeckSize-1 {
 		switch p.Drawn() {
 		case 12:
@@ -99,13 +99,13 @@ func TestEvaluateContainsFailures(t *testing.T) {
 	base := serial(t, ds, r, greedy{})
 	tests := []struct {
 		name    string
-		factory func() solver.Strategy
+		factory solver.Strategy
 		// want turns the greedy result of a deck into the expected one.
 		want func(d *solver.Deck, res DeckResult) DeckResult
 	}{
 		{
 			name:    "panic",
-			factory: func() solver.Strategy { return &panicky{} },
+			factory: fromChooser(func() solver.Chooser { return &panicky{} }),
 			want: func(d *solver.Deck, res DeckResult) DeckResult {
 				if d[0] == 13 {
 					return DeckResult{Deck: res.Deck, Failed: true, Reason: "strategy panicked: king first"}
@@ -115,7 +115,7 @@ func TestEvaluateContainsFailures(t *testing.T) {
 		},
 		{
 			name:    "error and resignation",
-			factory: func() solver.Strategy { return failing{} },
+			factory: fromChooser(func() solver.Chooser { return failing{} }),
 			want: func(d *solver.Deck, res DeckResult) DeckResult {
 				switch d[0] {
 				case 12:
@@ -141,7 +141,7 @@ func TestEvaluateContainsFailures(t *testing.T) {
 				t.Fatal("test corpus has no deck that triggers the failure")
 			}
 			for _, w := range []int{1, 3} {
-				sum, got, err := Evaluate(context.Background(), ds, r, tc.factory, w)
+				sum, got, err := Evaluate(context.Background(), ds, r, tc.factory, Options{Workers: w})
 				if err != nil {
 					t.Fatalf("workers %d: %v", w, err)
 				}
@@ -166,18 +166,19 @@ func TestEvaluateErrors(t *testing.T) {
 		name    string
 		decks   []solver.Deck
 		rules   solver.Rules
-		factory func() solver.Strategy
+		factory solver.Strategy
 		want    string
 	}{
-		{"bad rules", ds, solver.Rules{Stacks: 0}, newGreedy, "0 stacks"},
-		{"no factory", ds, solver.DefaultRules(), nil, "no strategy factory"},
-		{"nil strategy", ds, solver.DefaultRules(), func() solver.Strategy { return nil }, "returned nil"},
-		{"factory panics", ds, solver.DefaultRules(), func() solver.Strategy { panic("no") }, "factory panicked: no"},
-		{"bad deck", bad, solver.DefaultRules(), newGreedy, "deck 2:"},
+		{"bad rules", ds, solver.Rules{Stacks: 0}, newGreedy(), "0 stacks"},
+		{"no strategy", ds, solver.DefaultRules(), nil, "no strategy"},
+		{"nil session", ds, solver.DefaultRules(), startWith(func() (solver.Session, error) { return nil, nil }), "no session"},
+		{"start panics", ds, solver.DefaultRules(), startWith(func() (solver.Session, error) { panic("no") }), "panicked: no"},
+		{"start fails", ds, solver.DefaultRules(), startWith(func() (solver.Session, error) { return nil, solver.ErrNotApplicable }), "not applicable"},
+		{"bad deck", bad, solver.DefaultRules(), newGreedy(), "deck 2:"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, res, err := Evaluate(context.Background(), tc.decks, tc.rules, tc.factory, 2)
+			_, res, err := Evaluate(context.Background(), tc.decks, tc.rules, tc.factory, Options{Workers: 2})
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one containing %q", err, tc.want)
 			}
@@ -195,7 +196,7 @@ type cancelling struct {
 	cancel context.CancelFunc
 }
 
-func (s cancelling) Choose(p *solver.Position) (solver.Move, error) {
+func (s cancelling) Choose(p solver.View) (solver.Move, error) {
 	if s.calls.Add(1) == s.after {
 		s.cancel()
 	}
@@ -207,7 +208,7 @@ func TestEvaluateCancel(t *testing.T) {
 	t.Run("before", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if _, _, err := Evaluate(ctx, ds, solver.DefaultRules(), newGreedy, 2); !errors.Is(err, context.Canceled) {
+		if _, _, err := Evaluate(ctx, ds, solver.DefaultRules(), newGreedy(), Options{Workers: 2}); !errors.Is(err, context.Canceled) {
 			t.Fatalf("error %v, want context.Canceled", err)
 		}
 	})
@@ -215,8 +216,8 @@ func TestEvaluateCancel(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		var calls atomic.Int64
-		factory := func() solver.Strategy { return cancelling{&calls, 500, cancel} }
-		_, res, err := Evaluate(ctx, ds, solver.DefaultRules(), factory, 2)
+		factory := fromChooser(func() solver.Chooser { return cancelling{&calls, 500, cancel} })
+		_, res, err := Evaluate(ctx, ds, solver.DefaultRules(), factory, Options{Workers: 2})
 		if !errors.Is(err, context.Canceled) || res != nil {
 			t.Fatalf("error %v, %d results; want context.Canceled and none", err, len(res))
 		}

@@ -14,7 +14,7 @@ import (
 // the first stack; it moves a stack top whenever a table needs it.
 type tableFirst struct{}
 
-func (tableFirst) Choose(p *solver.Position) (solver.Move, error) {
+func (tableFirst) Choose(p solver.View) (solver.Move, error) {
 	for s := 0; s < p.Stacks(); s++ {
 		for x := 1; x <= solver.Tables; x++ {
 			if t := p.Top(s); t != 0 && p.Need(x) == t.Rank() {
@@ -40,9 +40,11 @@ func ExampleEvaluate() {
 		}
 		rng.Shuffle(solver.DeckSize, func(a, b int) { decks[i][a], decks[i][b] = decks[i][b], decks[i][a] })
 	}
-	factory := func() solver.Strategy { return tableFirst{} }
+	strategy := solver.FromChooser(solver.Info{Name: "table-first"}, func(solver.Rules) (solver.Chooser, error) {
+		return tableFirst{}, nil
+	})
 	rules := solver.Rules{Stacks: 4, Preplaced: true}
-	sum, results, err := tournament.Evaluate(context.Background(), decks, rules, factory, 2)
+	sum, results, err := tournament.Evaluate(context.Background(), decks, rules, strategy, tournament.Options{Workers: 2})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"context"
 	"math/rand/v2"
 
 	"github.com/calcsol/calcsol/solver"
@@ -29,7 +30,7 @@ func testDecks(n int, seed uint64) []solver.Deck {
 // it places varies from deck to deck, which is what the tests compare.
 type greedy struct{}
 
-func (greedy) Choose(p *solver.Position) (solver.Move, error) {
+func (greedy) Choose(p solver.View) (solver.Move, error) {
 	for s := 0; s < p.Stacks(); s++ {
 		if t := p.Top(s); t != 0 {
 			for x := 1; x <= solver.Tables; x++ {
@@ -54,4 +55,17 @@ func (greedy) Choose(p *solver.Position) (solver.Move, error) {
 	return solver.Move{Kind: solver.ToStack, Stack: int8(best)}, nil
 }
 
-func newGreedy() solver.Strategy { return greedy{} }
+func newGreedy() solver.Strategy { return fromChooser(func() solver.Chooser { return greedy{} }) }
+
+// fromChooser makes a strategy whose every session gets a fresh Chooser.
+func fromChooser(make func() solver.Chooser) solver.Strategy {
+	return solver.FromChooser(solver.Info{Name: "test"}, func(solver.Rules) (solver.Chooser, error) { return make(), nil })
+}
+
+// startWith is a strategy whose Start is start.
+type startWith func() (solver.Session, error)
+
+func (s startWith) Info() solver.Info { return solver.Info{Name: "test"} }
+func (s startWith) Start(context.Context, solver.Rules) (solver.Session, error) {
+	return s()
+}

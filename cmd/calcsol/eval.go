@@ -119,18 +119,18 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	// four default variants, those the strategy cannot play (a --table made
 	// for another number of stacks) are skipped with a note, as long as one
 	// is left.
-	var factories []func() solver.Strategy
+	var entrants []solver.Strategy
 	var rows []evalRow
 	var skipped []string
 	var firstErr error
 	for _, r := range variants {
-		factory, label, err := newStrategyFactory(cmd, r)
+		strategy, label, err := newStrategy(cmd, r)
 		if err != nil {
 			firstErr = cmp.Or(firstErr, err)
 			skipped = append(skipped, fmt.Sprintf("skipped %s: %v", r, err))
 			continue
 		}
-		factories = append(factories, factory)
+		entrants = append(entrants, strategy)
 		rows = append(rows, evalRow{rules: r, label: label})
 	}
 	if len(rows) == 0 {
@@ -149,7 +149,7 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	var results []tournament.DeckResult
 	for i, row := range rows {
 		r := row.rules
-		sum, res, err := tournament.Evaluate(ctx, ds, r, factories[i], workers)
+		sum, res, err := tournament.Evaluate(ctx, ds, r, entrants[i], tournament.Options{Workers: workers})
 		if err != nil {
 			return fmt.Errorf("eval %s: %w", r, err)
 		}

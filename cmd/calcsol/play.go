@@ -53,15 +53,14 @@ func runPlay(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	factory, label, err := newStrategyFactory(cmd, rules)
+	strategy, label, err := newStrategy(cmd, rules)
 	if err != nil {
 		return err
 	}
-	g, err := solver.NewGame(&deck, rules)
+	res, err := playOne(cmd.Context(), strategy, &deck, rules)
 	if err != nil {
 		return err
 	}
-	res := g.PlayOut(factory(), true)
 	out := cmd.OutOrStdout()
 	if asJSON, _ := cmd.Flags().GetBool("json"); asJSON {
 		j := playJSON{Won: res.Won, Trace: make([]string, len(res.Trace)), Placed: res.Placed, Reason: res.Reason}
@@ -81,7 +80,10 @@ func runPlay(cmd *cobra.Command, _ []string) error {
 	}
 	fmt.Fprintf(out, "result:   %s, %d of 52 cards on the tables (%s)\n", result, res.Placed, res.Reason)
 	if !res.Won {
-		fmt.Fprintf(out, "final position:\n%s", indent(g.String(), "  "))
+		// The trace replays to the final position (the engine checked it).
+		if g, err := solver.Replay(&deck, rules, res.Trace); err == nil {
+			fmt.Fprintf(out, "final position:\n%s", indent(g.String(), "  "))
+		}
 	}
 	if res.Failed {
 		return fmt.Errorf("the strategy failed: %s", res.Reason)

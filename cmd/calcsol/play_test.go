@@ -135,8 +135,8 @@ func TestPlayBadInput(t *testing.T) {
 		{"too many stacks", []string{"play", "--deck", testDeck, "--stacks", "9"}, "9 stacks; want 1..8"},
 		{"no table for 5 stacks", []string{"play", "--deck", testDeck, "--stacks", "5"}, "no shipped priority table for 5 stacks"},
 		{"3-stack table with 4 stacks", []string{"play", "--deck", testDeck, "--stacks", "4", "--table", "nanzaki-shintani"}, "is for 3 stacks (ZXC), the game has 4"},
-		{"bad option", []string{"play", "--deck", testDeck, "--option", "deadlock_check=maybe"}, `"maybe" is not partial, exact or none`},
-		{"unknown strategy", []string{"play", "--deck", testDeck, "--strategy", "oracle"}, `unknown strategy "oracle"`},
+		{"bad option", []string{"play", "--deck", testDeck, "--option", "deadlock_check=maybe"}, `"maybe" is not one of partial, exact, none`},
+		{"unknown strategy", []string{"play", "--deck", testDeck, "--strategy", "oracle"}, `unknown strategy kind "oracle"`},
 		{"unknown flag", []string{"play", "--dek", testDeck}, "unknown flag: --dek"},
 	}
 	for _, tc := range tests {

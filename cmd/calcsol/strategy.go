@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -11,66 +12,69 @@ import (
 	"github.com/calcsol/calcsol/strategies"
 )
 
-// strategyNames are the strategies calcsol can build.
-var strategyNames = []string{"priority"}
-
 // addStrategyFlags registers --strategy, --table and --option on cmd.
 func addStrategyFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.String("strategy", "priority", "strategy to play: "+strings.Join(strategyNames, ", "))
-	f.String("table", "", "priority table: a shipped name ("+strings.Join(configs.PriorityNames(), ", ")+") or a YAML file;\ndefault: the shipped table for the number of stacks")
+	f.String("strategy", "priority", "strategy to play: a kind ("+strings.Join(configs.Strategies().Names(), ", ")+"),\noptionally with parameters: priority:deadlock_check=exact")
+	f.String("table", "", "priority table: a YAML file or a shipped name ("+strings.Join(configs.PriorityNames(), ", ")+");\ndefault: the shipped table for the number of stacks")
 	f.StringArray("option", nil, "override a table option, key=value (tx_respects_reservation, deadlock_check, on_exhausted); repeatable")
 }
 
-// newStrategyFactory builds a factory for the strategy named by cmd's flags,
-// for rules r, and a label that names it in reports.
-func newStrategyFactory(cmd *cobra.Command, r solver.Rules) (func() solver.Strategy, string, error) {
-	name, _ := cmd.Flags().GetString("strategy")
-	switch name {
-	case "priority":
-		t, err := priorityTable(cmd, r)
-		if err != nil {
-			return nil, "", err
-		}
-		s, err := strategies.NewPriority(t, r)
-		if err != nil {
-			return nil, "", badInput("%v", err)
-		}
-		label := "priority/" + t.Name
-		if diff := t.Options.Diff(strategies.DefaultOptions()); diff != "" {
-			label += " (" + diff + ")"
-		}
-		// Priority keeps no state between calls: one value serves every worker.
-		return func() solver.Strategy { return s }, label, nil
+// newStrategy builds the strategy named by cmd's flags and a label that
+// names it in reports under rules r. --table and --option are parameters of
+// the priority kind.
+func newStrategy(cmd *cobra.Command, r solver.Rules) (solver.Strategy, string, error) {
+	spec, _ := cmd.Flags().GetString("strategy")
+	parts, err := strategies.ParseSpec(spec)
+	if err != nil {
+		return nil, "", badInput("--strategy: %w", err)
 	}
-	return nil, "", badInput("unknown strategy %q (want %s)", name, strings.Join(strategyNames, ", "))
+	table, _ := cmd.Flags().GetString("table")
+	opts, _ := cmd.Flags().GetStringArray("option")
+	if table != "" || len(opts) > 0 {
+		if parts[0].Kind != "priority" {
+			return nil, "", badInput("--table and --option go with --strategy priority, not %s", parts[0].Kind)
+		}
+		if table != "" {
+			parts[0].Params["table"] = table
+		}
+		for _, kv := range opts {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				return nil, "", badInput("--option %q: want key=value", kv)
+			}
+			parts[0].Params[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	s, err := configs.Strategies().BuildParts(parts)
+	if err != nil {
+		return nil, "", badInput("%w", err)
+	}
+	label := strategies.FormatSpec(parts)
+	if p, ok := s.(*strategies.PriorityStrategy); ok {
+		t, err := p.Table(r.Stacks)
+		if err != nil {
+			return nil, "", badInput("%w", err)
+		}
+		if err := t.Validate(r); err != nil {
+			return nil, "", badInput("%w", err)
+		}
+		label = p.Label(r.Stacks)
+	}
+	return s, label, nil
 }
 
-// priorityTable loads the table named by --table (or the default for the
-// number of stacks) and applies the --option overrides.
-func priorityTable(cmd *cobra.Command, r solver.Rules) (*strategies.Table, error) {
-	file, _ := cmd.Flags().GetString("table")
-	if file == "" {
-		file = configs.DefaultPriorityFor(r.Stacks)
-		if file == "" {
-			return nil, badInput("no shipped priority table for %d stacks: give one with --table, or derive one with\n  calcsol table derive --stacks %d --out table-%d.yaml", r.Stacks, r.Stacks, r.Stacks)
-		}
+// playOne plays one deck with a session of s and records the trace.
+func playOne(ctx context.Context, s solver.Strategy, d *solver.Deck, r solver.Rules) (solver.Result, error) {
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	t, err := configs.LoadPriority(file)
+	sess, err := s.Start(ctx, r)
 	if err != nil {
-		return nil, badInput("%v", err)
+		return solver.Result{}, badInput("%w", err)
 	}
-	opts, _ := cmd.Flags().GetStringArray("option")
-	for _, kv := range opts {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return nil, badInput("--option %q: want key=value", kv)
-		}
-		if err := t.Options.SetOption(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
-			return nil, badInput("--option: %v", err)
-		}
-	}
-	return t, nil
+	defer sess.Close()
+	return solver.Play(ctx, d, r, sess, true)
 }
 
 // addRulesFlags registers --stacks and --preplaced on cmd.
