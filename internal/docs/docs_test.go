@@ -559,11 +559,11 @@ func TestRulesExamples(t *testing.T) {
 			}
 			p := g.Position
 			y := p.Drawn()
-			if got := deadlock.Partial(&p, y, tt.x, tt.s); got != tt.partial {
+			if got := deadlock.Partial(p.View(), y, tt.x, tt.s); got != tt.partial {
 				t.Errorf("Partial(%s for table %d on stack %d) = %v, want %v", y, tt.x, tt.s, got, tt.partial)
 			}
 			got := ""
-			if c := deadlock.Exact(&p, y, tt.x, tt.s); c != nil {
+			if c := deadlock.Exact(p.View(), y, tt.x, tt.s); c != nil {
 				got = c.String()
 			}
 			if got != tt.explanation {
