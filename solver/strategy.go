@@ -110,6 +110,13 @@ type Param struct {
 	Choices  []string // the values of a ParamChoice
 }
 
+// Batcher is implemented by a strategy that wants its decisions in batches
+// of a given size (a plugin, whose round trips cost more than its
+// decisions); the harness uses it unless a config says otherwise.
+type Batcher interface {
+	BatchSize() int
+}
+
 // ErrNotApplicable marks a strategy that cannot play the rules it was given.
 var ErrNotApplicable = errors.New("not applicable to these rules")
 

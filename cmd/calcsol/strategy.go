@@ -15,7 +15,7 @@ import (
 // addStrategyFlags registers --strategy, --table and --option on cmd.
 func addStrategyFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.String("strategy", "priority", "strategy to play: a kind ("+strings.Join(configs.Strategies().Names(), ", ")+"),\noptionally with parameters: priority:deadlock_check=exact")
+	f.String("strategy", "priority", "strategy to play: a kind ("+strings.Join(strategyRegistry().Names(), ", ")+"),\noptionally with parameters: priority:deadlock_check=exact")
 	f.String("table", "", "priority table: a YAML file or a shipped name ("+strings.Join(configs.PriorityNames(), ", ")+");\ndefault: the shipped table for the number of stacks")
 	f.StringArray("option", nil, "override a table option, key=value (tx_respects_reservation, deadlock_check, on_exhausted); repeatable")
 }
@@ -46,7 +46,7 @@ func newStrategy(cmd *cobra.Command, r solver.Rules) (solver.Strategy, string, e
 			parts[0].Params[strings.TrimSpace(k)] = strings.TrimSpace(v)
 		}
 	}
-	s, err := configs.Strategies().BuildParts(parts)
+	s, err := strategyRegistry().BuildParts(parts)
 	if err != nil {
 		return nil, "", badInput("%w", err)
 	}

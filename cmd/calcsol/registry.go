@@ -1,0 +1,14 @@
+package main
+
+import (
+	"github.com/calcsol/calcsol/configs"
+	"github.com/calcsol/calcsol/strategies"
+)
+
+// strategyRegistry returns every kind of strategy this binary can build: the
+// built-ins (configs.Strategies) and the kinds that live in their own
+// packages, added here, one line each.
+func strategyRegistry() *strategies.Registry {
+	r := configs.Strategies()
+	return r
+}
