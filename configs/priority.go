@@ -231,7 +231,7 @@ func LoadPriorityFor(nameOrPath string, stacks int) (*strategies.Table, error) {
 	if nameOrPath == "" {
 		nameOrPath = DefaultPriorityFor(stacks)
 		if nameOrPath == "" {
-			return nil, fmt.Errorf("no shipped priority table for %d stacks (shipped: 3 and 4; give a table file): %w", stacks, solver.ErrNotApplicable)
+			return nil, noTable{stacks}
 		}
 	}
 	return LoadPriority(nameOrPath)
@@ -240,3 +240,28 @@ func LoadPriorityFor(nameOrPath string, stacks int) (*strategies.Table, error) {
 // Strategies returns the registry of the strategies built into calcsol,
 // priority tables read by LoadPriorityFor.
 func Strategies() *strategies.Registry { return strategies.Builtins(LoadPriorityFor) }
+
+// noTable is the error for a number of stacks no shipped table serves: it
+// is solver.ErrNotApplicable, and says what works instead.
+type noTable struct{ stacks int }
+
+func (e noTable) Error() string { return noTableHint(e.stacks) }
+func (e noTable) Unwrap() error { return solver.ErrNotApplicable }
+
+// noTableHint says why no shipped table fits the number of stacks and what
+// works instead: a table can be widened to more stacks, never narrowed
+// (every operation on a stack that is gone would have to be dropped, which
+// changes what the table means).
+func noTableHint(stacks int) string {
+	if stacks > 4 {
+		return fmt.Sprintf("no shipped priority table for %d stacks; widen Table 1 with 'calcsol table derive --stacks %d --out table-%d.yaml' and give it with --table table-%d.yaml", stacks, stacks, stacks, stacks)
+	}
+	return fmt.Sprintf("no priority table for %d %s: the shipped tables are for 3 and 4 stacks, and a table can be widened to more stacks (calcsol table derive) but not narrowed to fewer; write one for %d with --table FILE (see docs/priority.md)", stacks, plural(stacks, "stack", "stacks"), stacks)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -2,9 +2,11 @@ package configs
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -165,4 +167,45 @@ func FuzzParsePriority(f *testing.F) {
 			t.Fatalf("round trip changed the table:\n%s", out)
 		}
 	})
+}
+
+func TestLoadPriorityForStacks(t *testing.T) {
+	tests := []struct {
+		stacks int
+		want   string // in the error; "" for a table
+	}{
+		{1, "not narrowed"},
+		{2, "not narrowed"},
+		{3, ""},
+		{4, ""},
+		{5, "calcsol table derive --stacks 5 --out table-5.yaml"},
+	}
+	for _, tc := range tests {
+		tab, err := LoadPriorityFor("", tc.stacks)
+		switch {
+		case tc.want == "" && (err != nil || tab == nil):
+			t.Errorf("%d stacks: %v", tc.stacks, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, solver.ErrNotApplicable)):
+			t.Errorf("%d stacks: error %v, want one containing %q that is ErrNotApplicable", tc.stacks, err, tc.want)
+		}
+	}
+}
+
+func TestLoadPriorityFileWinsOverName(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("priority", "nanzaki-shintani.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	data = []byte(strings.Replace(string(data), "name: nanzaki-shintani", "name: mine", 1))
+	if err := os.WriteFile("nanzaki-shintani", data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := LoadPriority("nanzaki-shintani")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.Name != "mine" {
+		t.Errorf("loaded %q, want the file in the working directory (mine)", tab.Name)
+	}
 }
