@@ -32,10 +32,12 @@ type Position struct {
 	stock     uint8
 	placed    [Tables]uint8       // cards on each table
 	remaining [NumRanks + 1]uint8 // ranks in the stock, excluding drawn
-	// The stacks lie end to end in cards, stack 0 first: stack s is
-	// cards[end[s-1]:end[s]] (end[-1] = 0). Stacks beyond rules.Stacks are
-	// empty, so end[MaxStacks-1] is the number of stacked cards.
-	end   [MaxStacks]uint8
+	// The stacks lie end to end in cards, stack 0 first: byte s of ends is
+	// the index just past stack s's top card, so stack s is
+	// cards[end(s-1):end(s)] (end(-1) = 0). Stacks beyond rules.Stacks are
+	// empty, so end(MaxStacks-1) is the number of stacked cards. Packing the
+	// ends in one word makes a push or pop one addition for all of them.
+	ends  uint64
 	top   [MaxStacks]Card // each stack's top card, 0 if empty: Top is one load
 	cards [DeckSize]Card
 	// reserved[x-1] has bit k set when a stacked card is assigned to position k
@@ -101,15 +103,23 @@ func (p *Position) Need(x int) Rank {
 }
 
 // start returns the index in p.cards of the bottom card of stack s.
-func (p *Position) start(s int) uint8 {
-	if s == 0 {
-		return 0
-	}
-	return p.end[s-1]
-}
+func (p *Position) start(s int) uint8 { return uint8((p.ends << 8) >> (8 * uint(s))) }
 
 // Height returns the number of cards on stack s.
-func (p *Position) Height(s int) int { return int(p.end[s] - p.start(s)) }
+func (p *Position) Height(s int) int { return int(p.end(s) - p.start(s)) }
+
+// end returns the index in p.cards just past the top card of stack s.
+func (p *Position) end(s int) uint8 { return uint8(p.ends >> (8 * uint(s))) }
+
+// above[s] adds 1 to the ends of stacks s and up.
+var above = func() (a [MaxStacks]uint64) {
+	for s := range MaxStacks {
+		for t := s; t < MaxStacks; t++ {
+			a[s] += 1 << (8 * t)
+		}
+	}
+	return a
+}()
 
 // Top returns the top card of stack s, or 0 if the stack is empty.
 func (p *Position) Top(s int) Card { return p.top[s] }
@@ -121,37 +131,35 @@ func (p *Position) StackCard(s, i int) Card { return p.cards[int(p.start(s))+i] 
 // AppendStack appends the cards of stack s, bottom first, to dst: a copy that
 // the caller may keep and change.
 func (p *Position) AppendStack(dst []Card, s int) []Card {
-	return append(dst, p.cards[p.start(s):p.end[s]]...)
+	return append(dst, p.cards[p.start(s):p.end(s)]...)
 }
 
 // push puts c on top of stack s and returns its index in the stack.
 func (p *Position) push(s int, c Card) int {
-	e, total := p.end[s], p.end[MaxStacks-1]
-	if e < total {
-		copy(p.cards[e+1:total+1], p.cards[e:total])
+	e, total := int(p.end(s)), int(p.end(MaxStacks-1))
+	// The stacks above s move up one slot. A byte loop beats a memmove
+	// call for the few cards that usually lie above.
+	for i := total; i > e; i-- {
+		p.cards[i] = p.cards[i-1]
 	}
 	p.cards[e] = c
 	p.top[s] = c
-	for t := s; t < MaxStacks; t++ {
-		p.end[t]++
-	}
-	return int(e - p.start(s))
+	p.ends += above[s]
+	return e - int(p.start(s))
 }
 
 // pop takes the top card off stack s, which must not be empty.
 func (p *Position) pop(s int) Card {
-	e, total := p.end[s]-1, p.end[MaxStacks-1]
+	e, total := int(p.end(s))-1, int(p.end(MaxStacks-1))
 	c := p.cards[e]
-	if e+1 < total {
-		copy(p.cards[e:total-1], p.cards[e+1:total])
+	for i := e; i < total-1; i++ {
+		p.cards[i] = p.cards[i+1]
 	}
-	for t := s; t < MaxStacks; t++ {
-		p.end[t]--
-	}
-	if p.end[s] == p.start(s) {
+	p.ends -= above[s]
+	if e == int(p.start(s)) {
 		p.top[s] = 0
 	} else {
-		p.top[s] = p.cards[p.end[s]-1]
+		p.top[s] = p.cards[e-1]
 	}
 	return c
 }

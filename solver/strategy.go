@@ -376,17 +376,16 @@ func (p *Player) playOne(g *Game, c Chooser, res *Result) (panicked bool) {
 		}
 	}()
 	for !g.Over() {
-		var d Decision
 		m, err := c.Choose(g.View())
-		switch {
-		case err == nil:
-			d.Move = m
-		case errors.Is(err, ErrResign):
-			d = Decision{Move: Move{Kind: Resign}, Reason: err.Error()}
-		default:
-			d = Decision{Failed: true, Reason: err.Error()}
+		if err != nil {
+			d := Decision{Failed: true, Reason: err.Error()}
+			if errors.Is(err, ErrResign) {
+				d = Decision{Move: Move{Kind: Resign}, Reason: err.Error()}
+			}
+			apply(g, d, res)
+			return false
 		}
-		if apply(g, d, res) {
+		if playMove(g, m, res) {
 			return false
 		}
 	}
@@ -426,8 +425,7 @@ func apply(g *Game, d Decision, res *Result) (ended bool) {
 		res.Failed, res.Reason = true, orDefault(d.Reason, "strategy failed")
 		return true
 	}
-	m := d.Move
-	if m.Kind == Resign {
+	if d.Move.Kind == Resign {
 		switch {
 		case d.Reason == "":
 			res.Reason = "resigned"
@@ -438,6 +436,12 @@ func apply(g *Game, d Decision, res *Result) (ended bool) {
 		}
 		return true
 	}
+	return playMove(g, d.Move, res)
+}
+
+// playMove plays m in g and reports whether it ended the game because it was
+// illegal.
+func playMove(g *Game, m Move, res *Result) (ended bool) {
 	// Fill in the card so that traces are complete.
 	switch m.Kind {
 	case ToTable, ToStack:
