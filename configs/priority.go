@@ -22,7 +22,7 @@ import (
 //go:embed priority/*.yaml
 var priorityFS embed.FS
 
-// DefaultPriority is the name of seed 003's Table 1.
+// DefaultPriority is the name of Table 1 of Nanzaki & Shintani [NanzakiShintani].
 const DefaultPriority = "nanzaki-shintani"
 
 // PriorityNames lists the embedded priority tables.
@@ -85,7 +85,7 @@ func LoadPriority(nameOrPath string) (*strategies.Table, error) {
 //	  - {rank: A, ops: "T1 T2 N4 ..."}
 //
 // Ranks are a list, not a map keyed by rank, because viper and YAML tooling
-// lower-case or retype keys (SPEC §3, note).
+// lower-case or retype keys (see docs/priority.md).
 func ParsePriority(data []byte, file string) (*strategies.Table, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {

@@ -39,7 +39,8 @@ func TestShippedTables(t *testing.T) {
 	}
 }
 
-// Table 1 of seed 003 as the SPEC prints it: the file must hold exactly these.
+// Table 1 of Nanzaki & Shintani [NanzakiShintani] as the paper prints it: the
+// file must hold exactly these.
 func TestTable1Transcription(t *testing.T) {
 	spec := `A: T1 T2 N4 N3 N2 T3 T4 Z4 Z3 Z2 X4 X3 X2 C4 C3 C2
 2: T1 T2 T3 T4 N4 N3 N1 Z4 Z3 Z1 X4 X3 X1 C4 C3 C1

@@ -53,7 +53,7 @@ var exactCases = []struct {
 	deck    string
 	trace   string
 	move    string // ySx: the drawn card y onto stack S for table x
-	partial bool   // what seed 003's check says
+	partial bool   // what Nanzaki & Shintani's partial check says
 	exact   bool   // whether the move closes (or the position has) a cycle
 }{
 	{

@@ -10,13 +10,14 @@ import (
 // Link says why a card of a cycle must reach its table before the next one.
 type Link uint8
 
-// The kinds of edge of the dependency graph (SPEC §2).
+// The kinds of edge of the dependency graph (see graph.go).
 const (
 	// LiesOn: the card lies directly on the next one in the same stack.
 	LiesOn Link = iota + 1
 	// LiesAbove: the card lies higher in the same stack, not directly on the
-	// next one. The cards between need not be part of the cycle; seed 003's
-	// check 2 looks only at the card directly on another, so it misses these.
+	// next one. The cards between need not be part of the cycle; Nanzaki &
+	// Shintani's check 2 looks only at the card directly on another, so it
+	// misses these.
 	LiesAbove
 	// Before: both are assigned to the same table and the card comes first.
 	Before
@@ -108,13 +109,13 @@ func (c Card) long() string {
 }
 
 // FindCycle returns a shortest deadlock of p — a cycle of the dependency
-// graph of SPEC §2 over p's stacked, assigned cards — or nil if there is
+// graph (see graph.go) over p's stacked, assigned cards — or nil if there is
 // none. Unassigned stacked cards take no part (see graph.go).
 //
 // A stacked card whose slot has since been filled on its table (the rules
-// allow a drawn card to take a reserved slot; SPEC §3 strategies do not) can
-// never reach its table either; that is not a cycle and FindCycle does not
-// report it.
+// allow a drawn card to take a reserved slot; the priority-table strategy does
+// not) can never reach its table either; that is not a cycle and FindCycle
+// does not report it.
 func FindCycle(p solver.View) *Cycle {
 	var g graph
 	g.build(p)

@@ -117,7 +117,8 @@ func TestFindCycleMatchesReference(t *testing.T) {
 	}
 }
 
-// TestCorollary1 checks SPEC §2, Corollary 1: in a deadlock-free position
+// TestCorollary1 checks Corollary 1 of Nanzaki & Shintani [NanzakiShintani],
+// in the form of docs/deadlock.md: in a deadlock-free position
 // with nothing left in the stock, every stacked card assigned and every slot
 // respected, some stack top can go to its assigned table; so such a position
 // is a win. Positions come from random games guarded by Exact (which stay

@@ -7,7 +7,8 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-// position replays a trace on a deck (both in the notation of SPEC §1 and §9).
+// position replays a trace on a deck (the trace in the notation of
+// docs/rules.md, the deck in that of docs/corpora.md).
 func position(deck, trace string, r solver.Rules) solver.View {
 	d, err := solver.ParseDeck(deck)
 	if err != nil {
@@ -35,8 +36,8 @@ func printStacks(p solver.View) {
 	}
 }
 
-// A deadlock that seed 003's partial check does not see, from a real game
-// (3 stacks): stacking the drawn Q on X for table 2. The Q would lie on the 3
+// A deadlock that Nanzaki & Shintani's partial check does not see, from a real
+// game (3 stacks): stacking the drawn Q on X for table 2. The Q would lie on the 3
 // for table 4, which comes before the 9 on table 4; the 9 lies above the 0
 // for table 2 (with the 7 between), and the 0 comes before the Q on table 2.
 // Check 2 looks only at the card directly on the 0 — the 7, for table 3 — so

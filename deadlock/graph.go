@@ -6,7 +6,8 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-// The dependency graph of SPEC §2.
+// The dependency graph of Nanzaki & Shintani [NanzakiShintani], as stated in
+// docs/rules.md.
 //
 // Nodes. A node is a stacked card assigned to a table. Because a stacked card
 // reserves its slot (table, rank) and the rules refuse a second card for a
@@ -21,7 +22,7 @@ import (
 // stack edge from an assigned card goes to the next assigned card below it,
 // skipping unassigned cards in between ("lies above"); otherwise an
 // unassigned card between two assigned ones would hide a real constraint.
-// Strategies that follow SPEC §3 assign every stacked card.
+// The priority-table strategy assigns every stacked card.
 //
 // Edges. a → b means "a must reach its table before b":
 //   - a lies above b in the same stack (b cannot leave while a covers it);

@@ -27,10 +27,11 @@ type check func(p solver.View, y solver.Rank, x, s int) bool
 func exactCheck(p solver.View, y solver.Rank, x, s int) bool { return Exact(p, y, x, s) != nil }
 
 // player is a simple random strategy that keeps the assignment discipline of
-// SPEC §3: every stacked card is assigned, a card for table x is stacked only
-// if slot (x, y) is neither filled nor reserved, a drawn card goes to a table
-// only if no stacked card reserves that slot, and a stack top goes only to
-// its own table, as soon as it can.
+// the priority-table strategy (docs/priority.md): every stacked card is
+// assigned, a card for table x is stacked only if slot (x, y) is neither
+// filled nor reserved, a drawn card goes to a table only if no stacked card
+// reserves that slot, and a stack top goes only to its own table, as soon as
+// it can.
 type player struct {
 	rng *rand.Rand
 	// tableFirst is the probability of playing the drawn card to a table
@@ -47,9 +48,9 @@ type player struct {
 }
 
 // score rates stacking y for table x on stack s, lower is better: on a card
-// of the same table that comes right after y (seed 003's chain stacking),
-// then on an empty stack, then on a later card of the same table, then
-// anywhere; within a class, the sooner table x needs y the better.
+// of the same table that comes right after y (Nanzaki & Shintani's chain
+// stacking), then on an empty stack, then on a later card of the same table,
+// then anywhere; within a class, the sooner table x needs y the better.
 func score(p solver.View, y solver.Rank, x, s int) int {
 	k := solver.TablePos(x, y)
 	class := 3
@@ -163,7 +164,7 @@ type node struct {
 	stack, index, table, pos int
 }
 
-// naiveCycle is the reference: it builds the dependency graph of SPEC §2
+// naiveCycle is the reference: it builds the dependency graph (docs/rules.md)
 // literally — every pair of assigned stacked cards, "a lies higher than b in
 // the same stack" or "a comes before b on the same table" — and looks for a
 // cycle by depth-first search. It shares no code with graph.go.

@@ -1,7 +1,8 @@
 // Package deadlock finds the cycles that make a Calculation position lost
-// (SPEC §2): once every stacked card is assigned to a table, a card must reach
-// its table before the card it lies on, and before the cards after it on the
-// same table. A directed cycle in that "before" relation can never be undone.
+// (Nanzaki & Shintani [NanzakiShintani]; see docs/rules.md and docs/deadlock.md):
+// once every stacked card is assigned to a table, a card must reach its table
+// before the card it lies on, and before the cards after it on the same table.
+// A directed cycle in that "before" relation can never be undone.
 package deadlock
 
 import (
@@ -10,7 +11,7 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-// Partial is seed 003's cheap check (Nanzaki & Shintani, SPEC §3) before
+// Partial is the cheap check of Nanzaki & Shintani [NanzakiShintani] before
 // stacking card y, meant for table x, on stack s. It reports true when either
 //
 //  1. stack s already holds a card assigned to table x that comes before y

@@ -49,7 +49,7 @@ func stacked(p solver.View) int {
 }
 
 // measure plays games random decks with a player guarded by Partial (the
-// seed's player) and compares the two checks at every stacking move it
+// paper's check) and compares the two checks at every stacking move it
 // considers in a deadlock-free position.
 func measure(t *testing.T, stacks, games int, careful bool) missStats {
 	rules := solver.Rules{Stacks: stacks}
@@ -99,8 +99,8 @@ func measure(t *testing.T, stacks, games int, careful bool) missStats {
 	return st
 }
 
-// TestPartialVsExactStats measures how much seed 003's partial check misses.
-// Its log is the table of docs/deadlock.md:
+// TestPartialVsExactStats measures how much Nanzaki & Shintani's partial check
+// misses. Its log is the table of docs/deadlock.md:
 //
 //	go test ./deadlock -run TestPartialVsExactStats -v -games 5000
 //

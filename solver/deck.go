@@ -8,9 +8,9 @@ import (
 // Deck is a Calculation stock, top card first. Only ranks matter.
 type Deck [DeckSize]Rank
 
-// ParseDeck reads a deck in either notation of SPEC §9: 52 rank characters
-// ("603K0443…", spaces ignored) or 52 two-character cards rank+suit separated by
-// white space ("AS 0H KC …"). Every rank must occur exactly four times.
+// ParseDeck reads a deck in either notation of corpus files (docs/corpora.md):
+// 52 rank characters ("603K0443…", spaces ignored) or 52 two-character cards
+// rank+suit separated by white space ("AS 0H KC …"). Every rank must occur exactly four times.
 func ParseDeck(s string) (Deck, error) {
 	var d Deck
 	fields := strings.Fields(s)

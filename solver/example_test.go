@@ -6,7 +6,8 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-// Replay a trace in seed 003's notation against a deck, and see where it stops.
+// Replay a trace in Nanzaki & Shintani's notation against a deck, and see where
+// it stops.
 func ExampleReplay() {
 	deck, err := solver.ParseDeck("603K9AAAA22223334444555566677778888999000JJJJQQQQKKK")
 	if err != nil {

@@ -8,7 +8,8 @@ import (
 // MoveKind says where a card goes.
 type MoveKind uint8
 
-// The three kinds of move (SPEC §1), with their trace notation (seed 003).
+// The three kinds of move (docs/rules.md), with their trace notation (after
+// Nanzaki & Shintani [NanzakiShintani]).
 const (
 	_            MoveKind = iota
 	ToTable               // drawn card y to table x: "yx"

@@ -7,7 +7,8 @@ import (
 
 // Card is a card lying on a stack: its rank and the table it is assigned to
 // (1..4), or 0 when it is not assigned. Assignments are the strategies' notion
-// (SPEC §2–3); the rules themselves let a stack top go to any table that needs it.
+// (docs/rules.md, docs/priority.md); the rules themselves let a stack top go
+// to any table that needs it.
 type Card uint8
 
 // NewCard returns a stacked card of rank r assigned to table x (0 = unassigned).
@@ -220,8 +221,9 @@ func (p *Position) neededBy(r Rank) int {
 }
 
 // Check reports why m is not legal here, or nil if it is. Legality is the
-// rules' (SPEC §1), not a strategy's: any card may go on any stack, and a
-// stack top may go to any table that needs it, whatever it was assigned to.
+// rules' (docs/rules.md), not a strategy's: any card may go on any stack,
+// and a stack top may go to any table that needs it, whatever it was assigned
+// to.
 // The one check on assignments keeps them consistent: a card stacked for
 // table x takes the slot (x, rank), so that slot must be neither filled nor
 // already reserved (unassigned stacking is always allowed).

@@ -57,7 +57,7 @@ func ParseRank(c byte) (Rank, error) {
 }
 
 // order[x-1][k] is the rank at position k (0-based) of table x:
-// ((k+1)*x - 1) mod 13 + 1 (SPEC §1).
+// ((k+1)*x - 1) mod 13 + 1 (docs/rules.md).
 var order = func() (o [Tables][NumRanks]Rank) {
 	for x := 1; x <= Tables; x++ {
 		for k := 0; k < NumRanks; k++ {

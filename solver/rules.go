@@ -8,8 +8,8 @@ import (
 // MaxStacks is the largest number of stacks (waste piles) the engine supports.
 const MaxStacks = 8
 
-// DefaultStackNames are the stack names, left to right (SPEC §1). The eighth
-// name is not in the literature; L continues the keyboard row.
+// DefaultStackNames are the stack names, left to right (docs/rules.md). The
+// eighth name is not in the literature; L continues the keyboard row.
 const DefaultStackNames = "ZXCVBNML"
 
 // Rules are the variant being played.
@@ -17,14 +17,15 @@ type Rules struct {
 	// Stacks is the number of stacks, 1..MaxStacks.
 	Stacks int
 	// Preplaced takes the first A, 2, 3 and 4 out of the stock and starts the
-	// tables with them (PySol's rule). The default (false) is the seed rule:
-	// tables start empty.
+	// tables with them (PySol's rule). The default (false) is the rule of
+	// Nanzaki & Shintani [NanzakiShintani]: tables start empty.
 	Preplaced bool
 	// Names are the stacks' one-letter names; empty means DefaultStackNames.
 	Names string
 }
 
-// DefaultRules are the rules of seed 003: 3 stacks, tables start empty.
+// DefaultRules are the rules of Nanzaki & Shintani [NanzakiShintani]: 3 stacks,
+// tables start empty.
 func DefaultRules() Rules { return Rules{Stacks: 3} }
 
 // Validate reports what is wrong with r, if anything.

@@ -10,7 +10,7 @@ import (
 )
 
 func TestTableOrder(t *testing.T) {
-	// SPEC §1, the four tables.
+	// The four tables of docs/rules.md.
 	want := []string{
 		"A234567890JQK",
 		"24680QA3579JK",
@@ -145,8 +145,8 @@ func TestRulesValidate(t *testing.T) {
 	}
 }
 
-// The opening of the trace example of SPEC §1 ("6Z4 0X3 33 KC1 Z93") on a
-// deck that starts 6 0 3 K 9, with the rest sorted.
+// The opening of the example tokens of docs/rules.md ("6Z4 0X3 33 KC1 Z93")
+// on a deck that starts 6 0 3 K 9, with the rest sorted.
 func TestReplay(t *testing.T) {
 	rest := []byte(sortedRanks)
 	for _, c := range "603K9" {
@@ -163,7 +163,7 @@ func TestReplay(t *testing.T) {
 		err         string // "" = legal
 		index       int
 	}{
-		{name: "seed example", trace: "6Z4 0X3 33 KC1"},
+		{name: "rules example", trace: "6Z4 0X3 33 KC1"},
 		{name: "wrong drawn card", trace: "6Z4 9X3", err: "drawn card is 0, not 9", index: 1},
 		{name: "table does not need it", trace: "6Z4 0X3 31", err: "table 1 needs A, not 3", index: 2},
 		{name: "stack empty", trace: "Z61", err: "stack Z is empty", index: 0},

@@ -31,8 +31,8 @@ func deckWith(t *testing.T, prefix string) solver.Deck {
 
 // Hand-worked decisions of the priority strategy (Table 1, 3 stacks, base):
 // each case sets up a position by replaying a trace (legal under the rules,
-// not necessarily what the strategy would play) and names the move SPEC §3
-// prescribes next, with the reasoning.
+// not necessarily what the strategy would play) and names the move that
+// Table 1, read as in docs/priority.md, prescribes next, with the reasoning.
 func TestPriorityHandWorked(t *testing.T) {
 	const deck0 = "5269Q34J4898002878A572AJ4937A709KQKK5Q3AQ504K326J66J" // deck 0 of uniform-30000
 	tests := []struct {

@@ -7,9 +7,10 @@ import (
 )
 
 // Derive extends a priority table written for m stacks to n > m stacks named
-// by rules r, so that every stack is used. Seed 003's Table 1 has three
-// stacks, and its last one (C) is the "king stack": kings try it first. The
-// derivation keeps that role and widens the middle:
+// by rules r, so that every stack is used. Table 1 of Nanzaki & Shintani
+// [NanzakiShintani] has three stacks, and its last one (C) is the "king
+// stack": kings try it first. The derivation keeps that role and widens the
+// middle:
 //
 //   - the first m−1 stacks keep their names and operations;
 //   - the last stack's operations move to the new last stack;

@@ -9,7 +9,8 @@ import (
 	"github.com/calcsol/calcsol/strategies"
 )
 
-// Play one deck with seed 003's Table 1 and print the start of the trace.
+// Play one deck with Nanzaki & Shintani's Table 1 and print the start of the
+// trace.
 func ExampleNewPriority() {
 	table, err := configs.LoadPriority(configs.DefaultPriority)
 	if err != nil {

@@ -7,11 +7,12 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-// Priority is the priority-table strategy of seed 003 (Nanzaki & Shintani,
-// SPEC §3). For each drawn card it tries the operations of the card's rank in
-// order and plays the first legal one that passes the deadlock check; after
-// every operation it moves stack tops to their assigned tables, scanning the
-// stacks in name order and starting again from the first after each move.
+// Priority is the priority-table strategy of Nanzaki & Shintani
+// [NanzakiShintani] (see docs/priority.md). For each drawn card it tries the
+// operations of the card's rank in order and plays the first legal one that
+// passes the deadlock check; after every operation it moves stack tops to
+// their assigned tables, scanning the stacks in name order and starting again
+// from the first after each move.
 //
 // It keeps no state between calls, so one Priority may serve many goroutines.
 type Priority struct {
@@ -156,7 +157,8 @@ func (s *Priority) dump(p solver.View, y solver.Rank) solver.Move {
 }
 
 // slotFree reports whether card y may be assigned to table x: its slot is
-// neither filled on the table nor reserved by a stacked card (SPEC §3, slots).
+// neither filled on the table nor reserved by a stacked card (docs/rules.md,
+// "Assignments and slots").
 func slotFree(p solver.View, x int, y solver.Rank) bool {
 	return !p.Filled(x, y) && !p.Reserved(x, y)
 }

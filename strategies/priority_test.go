@@ -137,8 +137,8 @@ func TestPriorityGoldenTraces(t *testing.T) {
 	}
 }
 
-// The strategy's moves obey its own reading of SPEC §3: a card is stacked only
-// for a free slot, never on a stack that already holds an earlier card of the
+// The strategy's moves obey calcsol's reading of the paper: a card is stacked
+// only for a free slot, never on a stack that already holds an earlier card of the
 // same table (check 1), and stack tops go to their assigned table.
 func TestPriorityObeysSlotsAndCheck1(t *testing.T) {
 	r := solver.Rules{Stacks: 3}

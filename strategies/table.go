@@ -1,6 +1,6 @@
 // Package strategies holds strategies that play Calculation: the
-// priority-table strategy of seed 003 (Nanzaki & Shintani) and, later, the
-// research strategies. Each implements solver.Strategy and sees only the
+// priority-table strategy of Nanzaki & Shintani [NanzakiShintani] and, later,
+// the research strategies. Each implements solver.Strategy and sees only the
 // solver.Position.
 package strategies
 
@@ -11,10 +11,10 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-// OpKind is the kind of a priority-table operation (SPEC §3).
+// OpKind is the kind of a priority-table operation (docs/priority.md).
 type OpKind uint8
 
-// The operations of seed 003's priority table.
+// The operations of Nanzaki & Shintani's priority table.
 const (
 	_ OpKind = iota
 	// OpTable (Tx) puts the drawn card on table x.
@@ -120,8 +120,8 @@ type CheckMode string
 
 // The deadlock checks.
 const (
-	CheckPartial CheckMode = "partial" // seed 003's checks 1 and 2 (deadlock.Partial)
-	CheckExact   CheckMode = "exact"   // the full cycle search of SPEC §2 (deadlock.Closes)
+	CheckPartial CheckMode = "partial" // Nanzaki & Shintani's checks 1 and 2 (deadlock.Partial)
+	CheckExact   CheckMode = "exact"   // a full cycle search of the dependency graph (deadlock.Closes)
 	CheckNone    CheckMode = "none"    // no check
 )
 
@@ -130,9 +130,9 @@ type ExhaustedMode string
 
 // The readings of "the list is exhausted".
 const (
-	// ExhaustLose ends the game as lost at once (SPEC §3's reading).
+	// ExhaustLose ends the game as lost at once (the default reading).
 	ExhaustLose ExhaustedMode = "lose"
-	// ExhaustLastStack keeps dealing, as the seed's program did to draw its
+	// ExhaustLastStack keeps dealing, as the paper's program did to draw its
 	// figures: the card goes unassigned onto the last stack, and while an
 	// unassigned card lies there every drawn card that no table needs follows
 	// it. (Priority keeps no per-game state: the unassigned cards on the last
@@ -141,11 +141,11 @@ const (
 	ExhaustLastStack ExhaustedMode = "last-stack"
 )
 
-// Options are the readings of seed 003 that the paper leaves open. The zero
-// value is not the default: use DefaultOptions.
+// Options are the readings of Nanzaki & Shintani [NanzakiShintani] that the
+// paper leaves open. The zero value is not the default: use DefaultOptions.
 type Options struct {
 	// TxRespectsReservation forbids Tx when a stacked card is already
-	// assigned to that slot (SPEC §3: "that slot is not already reserved").
+	// assigned to (reserves) that slot. DefaultOptions sets it.
 	TxRespectsReservation bool
 	// Check is the deadlock check before stacking.
 	Check CheckMode
@@ -153,7 +153,7 @@ type Options struct {
 	OnExhausted ExhaustedMode
 }
 
-// DefaultOptions are SPEC §3's readings.
+// DefaultOptions are calcsol's faithful reading of the paper (docs/priority.md).
 func DefaultOptions() Options {
 	return Options{TxRespectsReservation: true, Check: CheckPartial, OnExhausted: ExhaustLose}
 }
