@@ -10,8 +10,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/cards"
 	"github.com/calcsol/calcsol/decks/corpora"
+	"github.com/calcsol/calcsol/decks/corpus"
+	"github.com/calcsol/calcsol/decks/deal"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 var corpusCmd = &cobra.Command{
@@ -98,17 +101,17 @@ func init() {
 func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 	f := cmd.Flags()
 	kindName, _ := f.GetString("deck")
-	shuffle, _ := f.GetString("shuffle")
-	deal, _ := f.GetString("deal")
+	seqSpec, _ := f.GetString("shuffle")
+	dealSpec, _ := f.GetString("deal")
 	count, _ := f.GetInt("count")
 	seed, _ := f.GetUint64("seed")
 	out, _ := f.GetString("out")
 	rankOnly, _ := f.GetBool("rank-only")
-	kind, err := decks.ParseKind(kindName)
+	kind, err := cards.ParseKind(kindName)
 	if err != nil {
 		return badInput("--deck: %v", err)
 	}
-	if (shuffle == "") == (deal == "") {
+	if (seqSpec == "") == (dealSpec == "") {
 		return badInput("give exactly one of --shuffle SEQUENCE and --deal SPEC")
 	}
 	if count <= 0 {
@@ -117,7 +120,7 @@ func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 	if out == "" {
 		return badInput("--out FILE is required (- for standard output)")
 	}
-	if rankOnly && kind != decks.Standard52 {
+	if rankOnly && kind != cards.Standard52 {
 		return badInput("--rank-only needs --deck standard52")
 	}
 	if out != "-" {
@@ -129,36 +132,36 @@ func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 			return badInput("--out %s is a directory", out)
 		}
 	}
-	var g decks.Generator
-	if shuffle != "" {
+	var g corpus.Generator
+	if seqSpec != "" {
 		p, err := loadShuffleParams(cmd)
 		if err != nil {
 			return err
 		}
-		seq, err := decks.ParseSequence(shuffle, p)
+		seq, err := shuffle.ParseSequence(seqSpec, p)
 		if err != nil {
 			return badInput("--shuffle: %v", err)
 		}
-		g = decks.ShuffleGenerator{Shuffle: seq}
+		g = corpus.ShuffleGenerator{Shuffle: seq}
 	} else {
-		d, err := decks.ParseDealSpec(deal)
+		d, err := deal.ParseSpec(dealSpec)
 		if err != nil {
 			return badInput("--deal: %v", err)
 		}
 		g = d
 	}
-	c, err := decks.GenerateCorpus(kind, g, seed, count)
+	c, err := corpus.Generate(kind, g, seed, count)
 	if err != nil {
 		return badInput("%v", err)
 	}
 	c.RankOnly = rankOnly
-	if file, _ := f.GetString("shuffle-config"); file != "" && shuffle != "" {
+	if file, _ := f.GetString("shuffle-config"); file != "" && seqSpec != "" {
 		fmt.Fprintf(cmd.ErrOrStderr(), "note: the header does not record --shuffle-config; verify this corpus with --shuffle-config %s\n", file)
 	}
 	if out == "-" {
-		return decks.WriteCorpus(cmd.OutOrStdout(), c)
+		return corpus.Write(cmd.OutOrStdout(), c)
 	}
-	if err := decks.WriteCorpusFile(out, c); err != nil {
+	if err := corpus.WriteFile(out, c); err != nil {
 		return err
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: %d %s decks, %s, seed %d\n", out, count, kind.Name(), c.Generator, seed)
@@ -167,7 +170,7 @@ func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 
 // readCorpusArg reads a corpus from a file, or from the embedded corpora
 // when no such file exists and arg names one. It returns the raw bytes too.
-func readCorpusArg(arg string) (*decks.Corpus, []byte, error) {
+func readCorpusArg(arg string) (*corpus.Corpus, []byte, error) {
 	if st, err := os.Stat(arg); err == nil && st.IsDir() {
 		return nil, nil, badInput("%s is a directory, not a corpus file", arg)
 	}
@@ -182,7 +185,7 @@ func readCorpusArg(arg string) (*decks.Corpus, []byte, error) {
 		}
 		data = b
 	}
-	c, err := decks.ReadCorpus(bytes.NewReader(data), arg)
+	c, err := corpus.Read(bytes.NewReader(data), arg)
 	if err != nil {
 		return nil, nil, badInput("%v", err)
 	}
@@ -203,10 +206,10 @@ func runCorpusVerify(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := decks.Verify(c, p); err != nil {
+	if err := corpus.Verify(c, p); err != nil {
 		return badInput("%s: %v", args[0], err)
 	}
-	want, err := decks.Regenerate(c, p)
+	want, err := corpus.Regenerate(c, p)
 	if err != nil {
 		return badInput("%s: %v", args[0], err)
 	}
@@ -286,7 +289,7 @@ func runCorpusShow(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-func printCorpusHeader(w io.Writer, name string, c *decks.Corpus) {
+func printCorpusHeader(w io.Writer, name string, c *corpus.Corpus) {
 	fmt.Fprintf(w, "corpus     %s\n", name)
 	fmt.Fprintf(w, "kind       %s (%d cards)\n", c.Kind.Name(), c.Kind.Size())
 	if c.Generator != "" {
@@ -305,7 +308,7 @@ func printCorpusHeader(w io.Writer, name string, c *decks.Corpus) {
 func rankLine(deck []int) string {
 	b := make([]byte, len(deck))
 	for i, id := range deck {
-		b[i] = decks.Rank(id).String()[0]
+		b[i] = cards.RankOf(id).String()[0]
 	}
 	return string(b)
 }

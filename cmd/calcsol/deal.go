@@ -9,7 +9,9 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/cards"
+	"github.com/calcsol/calcsol/decks/deal"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 var dealCmd = &cobra.Command{
@@ -89,16 +91,16 @@ func runDealStats(cmd *cobra.Command, _ []string) error {
 	deals, _ := f.GetInt("deals")
 	seed, _ := f.GetUint64("seed")
 	countName, _ := f.GetString("count")
-	count, err := decks.ParseCount(countName)
+	count, err := deal.ParseCount(countName)
 	if err != nil {
 		return badInput("--count %s: want proposals or swaps", countName)
 	}
-	tg, err := decks.ParseTarget(target)
+	tg, err := deal.ParseTarget(target)
 	if err != nil {
 		return badInput("--target: %v", err)
 	}
-	if players < decks.MinPlayers || players > decks.MaxPlayers {
-		return badInput("--players %d: want %d..%d", players, decks.MinPlayers, decks.MaxPlayers)
+	if players < deal.MinPlayers || players > deal.MaxPlayers {
+		return badInput("--players %d: want %d..%d", players, deal.MinPlayers, deal.MaxPlayers)
 	}
 	if step <= 0 {
 		return badInput("--step %d: want a positive step", step)
@@ -106,8 +108,8 @@ func runDealStats(cmd *cobra.Command, _ []string) error {
 	if from > to {
 		return badInput("--from %d is above --to %d", from, to)
 	}
-	if from < -decks.MaxAdjust || to > decks.MaxAdjust {
-		return badInput("--from %d --to %d: adjust values are -%d..%d", from, to, decks.MaxAdjust, decks.MaxAdjust)
+	if from < -deal.MaxAdjust || to > deal.MaxAdjust {
+		return badInput("--from %d --to %d: adjust values are -%d..%d", from, to, deal.MaxAdjust, deal.MaxAdjust)
 	}
 	if deals <= 0 {
 		return badInput("--deals %d: want at least 1", deals)
@@ -116,7 +118,7 @@ func runDealStats(cmd *cobra.Command, _ []string) error {
 	for a := from; a <= to; a += step {
 		adjusts = append(adjusts, a)
 	}
-	rows, err := decks.DealStatsCount(players, tg, adjusts, count, deals, seed)
+	rows, err := deal.StatsCount(players, tg, adjusts, count, deals, seed)
 	if err != nil {
 		return badInput("%v", err)
 	}
@@ -125,7 +127,7 @@ func runDealStats(cmd *cobra.Command, _ []string) error {
 	return renderDealStats(w, rows)
 }
 
-func renderDealStats(w io.Writer, rows []decks.DealMeans) error {
+func renderDealStats(w io.Writer, rows []deal.Means) error {
 	right := make([]tw.Align, 10)
 	for i := range right {
 		right[i] = tw.AlignRight
@@ -150,30 +152,30 @@ func renderDealStats(w io.Writer, rows []decks.DealMeans) error {
 func runDealShow(cmd *cobra.Command, _ []string) error {
 	spec, _ := cmd.Flags().GetString("deal")
 	seed, _ := cmd.Flags().GetUint64("seed")
-	d, err := decks.ParseDealSpec(spec)
+	d, err := deal.ParseSpec(spec)
 	if err != nil {
 		return badInput("--deal: %v", err)
 	}
-	stock := decks.Standard52.NewDeck()
-	decks.Uniform{}.Shuffle(stock, decks.NewRand(seed))
-	before := decks.NewDealTable(stock, d.Players)
-	after := decks.NewDealTable(stock, d.Players)
-	after.AdjustCount(d.Adjust, d.Target, d.Count, decks.ExchangeRand(stock))
+	stock := cards.Standard52.NewDeck()
+	shuffle.Uniform{}.Shuffle(stock, shuffle.NewRand(seed))
+	before := deal.NewTable(stock, d.Players)
+	after := deal.NewTable(stock, d.Players)
+	after.AdjustCount(d.Adjust, d.Target, d.Count, deal.ExchangeRand(stock))
 	w := cmd.OutOrStdout()
 	fmt.Fprintf(w, "deal %s, seed %d: %d of %d proposed exchanges swapped cards\n", d, seed, after.Swaps, after.Proposals())
 	for p := range d.Players {
 		for _, x := range []struct {
 			label string
-			t     *decks.DealTable
+			t     *deal.Table
 		}{{"dealt", before}, {"adjusted", after}} {
 			h := x.t.Hands[p]
-			m := decks.MeasureHand(h)
+			m := deal.MeasureHand(h)
 			fmt.Fprintf(w, "player %d %-8s %-40s pairs %d triples %d quads %d runs %d\n",
 				p+1, x.label, sortedHand(h), m.Pairs, m.Triples, m.Quads, m.Runs)
 		}
 	}
 	after.Gather(stock, d.Gather)
-	fmt.Fprintf(w, "stock (gather=%s): %s\n", d.Gather, decks.Standard52.FormatDeck(stock))
+	fmt.Fprintf(w, "stock (gather=%s): %s\n", d.Gather, cards.Standard52.FormatDeck(stock))
 	return nil
 }
 
@@ -185,7 +187,7 @@ func sortedHand(hand []int) string {
 		for r := 0; r < 13; r++ {
 			for _, id := range hand {
 				if id == s*13+r {
-					b.WriteString(decks.Standard52.FormatCard(id)[:1])
+					b.WriteString(cards.Standard52.FormatCard(id)[:1])
 				}
 			}
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/calcsol/calcsol/configs"
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 var shuffleCmd = &cobra.Command{
@@ -47,7 +47,7 @@ func init() {
 }
 
 // loadShuffleParams reads --shuffle-config (empty: the SPEC §5 defaults).
-func loadShuffleParams(cmd *cobra.Command) (decks.Params, error) {
+func loadShuffleParams(cmd *cobra.Command) (shuffle.Params, error) {
 	file, _ := cmd.Flags().GetString("shuffle-config")
 	p, err := configs.LoadShuffleParams(file)
 	if err != nil {
@@ -109,22 +109,22 @@ func runShuffleApply(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	seq, err := decks.ParseSequence(spec, p)
+	seq, err := shuffle.ParseSequence(spec, p)
 	if err != nil {
 		return badInput("--seq: %v", err)
 	}
 	return writeShuffleApply(cmd.OutOrStdout(), seq, n, seed, sets, show == "deck")
 }
 
-func writeShuffleApply(w io.Writer, seq decks.Sequence, n int, seed uint64, sets int, deckOrder bool) error {
-	r := decks.NewRand(seed)
+func writeShuffleApply(w io.Writer, seq shuffle.Sequence, n int, seed uint64, sets int, deckOrder bool) error {
+	r := shuffle.NewRand(seed)
 	var b strings.Builder
 	for range sets {
-		deck := decks.Unshuffled(n)
+		deck := shuffle.Unshuffled(n)
 		seq.Shuffle(deck, r)
 		out := deck
 		if !deckOrder {
-			out = decks.Permutation(deck)
+			out = shuffle.Permutation(deck)
 		}
 		b.Reset()
 		for i, x := range out {
@@ -186,8 +186,8 @@ func runShuffleCosts(cmd *cobra.Command, _ []string) error {
 	oneDeal, _ := f.GetBool("one-deal")
 	repeat, _ := f.GetBool("repeat")
 	list, _ := f.GetBool("list")
-	if limit < 0 || limit > decks.MaxCostLimit {
-		return badInput("--limit %d: want seconds in 0..%d", limit, decks.MaxCostLimit)
+	if limit < 0 || limit > shuffle.MaxCostLimit {
+		return badInput("--limit %d: want seconds in 0..%d", limit, shuffle.MaxCostLimit)
 	}
 	p, err := loadShuffleParams(cmd)
 	if err != nil {
@@ -200,9 +200,9 @@ func runShuffleCosts(cmd *cobra.Command, _ []string) error {
 			return badInput("--repeat does not combine with --one-deal or --list")
 		}
 		if methods == "" {
-			for i := range len(decks.Letters) {
-				if _, ok := costs.Of(decks.Letters[i]); ok {
-					methods += decks.Letters[i : i+1]
+			for i := range len(shuffle.Letters) {
+				if _, ok := costs.Of(shuffle.Letters[i]); ok {
+					methods += shuffle.Letters[i : i+1]
 				}
 			}
 		}
@@ -251,7 +251,7 @@ func runShuffleCosts(cmd *cobra.Command, _ []string) error {
 // maxListOrderings caps "costs --list" (one line per ordering).
 const maxListOrderings = 1_000_000
 
-func writeShuffleCosts(w io.Writer, combs []decks.Combination, costs decks.Costs, list bool) error {
+func writeShuffleCosts(w io.Writer, combs []shuffle.Combination, costs shuffle.Costs, list bool) error {
 	if list {
 		var werr error
 		for _, c := range combs {
@@ -266,7 +266,7 @@ func writeShuffleCosts(w io.Writer, combs []decks.Combination, costs decks.Costs
 		return nil
 	}
 	var rows [][]string
-	total := decks.Combination{}.NumOrderings()
+	total := shuffle.Combination{}.NumOrderings()
 	total.SetInt64(0)
 	for _, c := range combs {
 		k := c.NumOrderings()

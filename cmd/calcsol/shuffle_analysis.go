@@ -17,8 +17,8 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
-	"github.com/calcsol/calcsol/decks"
 	"github.com/calcsol/calcsol/decks/analysis"
+	"github.com/calcsol/calcsol/decks/shuffle"
 	"github.com/calcsol/calcsol/internal/atomicfile"
 )
 
@@ -123,7 +123,7 @@ sequence of SPEC §5 (e.g. HDHRDHH, D^1R^4, R^7) and measures the result
             n=52); strategy: see docs/shuffles-analysis.md
   χ²        test of the matrix against 1/n everywhere, (n-1)² degrees of freedom
 
-Set i is shuffled with its own generator decks.NewRand(SetSeed(seed, i)), so
+Set i is shuffled with its own generator shuffle.NewRand(SetSeed(seed, i)), so
 the result does not depend on --workers.
 
 ` + saEmaxHelp,
@@ -139,7 +139,7 @@ the result does not depend on --workers.
 			if err != nil {
 				return err
 			}
-			sh, err := decks.ParseSequence(spec, params)
+			sh, err := shuffle.ParseSequence(spec, params)
 			if err != nil {
 				return badInput("--seq: %w", err)
 			}
@@ -214,7 +214,7 @@ the result does not depend on --workers.
 	f.StringVar(&spec, "seq", "HDHRDHH", "shuffle sequence (SPEC §5 notation)")
 	f.Int64Var(&sets, "sets", 1_000_000, "number of independent sets s")
 	f.IntVar(&n, "n", 52, "deck size")
-	f.Uint64Var(&seed, "seed", 1, "seed; set i uses decks.NewRand(SetSeed(seed, i))")
+	f.Uint64Var(&seed, "seed", 1, "seed; set i uses shuffle.NewRand(SetSeed(seed, i))")
 	f.StringVar(&emaxSpec, "emax", "approx", `e_max: a number, "approx" or "reference"`)
 	f.IntVar(&workers, "workers", 0, "goroutines (0: all CPUs); results do not depend on it")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
@@ -330,7 +330,7 @@ The paper used n=52, s=10^6, R=1000 (≈10^9 shuffles) and found 5.86e-4.`,
 			if repeats < 1 {
 				return badInput("--repeats %d: need at least 1", repeats)
 			}
-			u, err := decks.ParseSequence("U", decks.DefaultParams())
+			u, err := shuffle.ParseSequence("U", shuffle.DefaultParams())
 			if err != nil {
 				return err
 			}
@@ -579,7 +579,7 @@ With one method it gives the convergence curve: --methods H --m 1..100.
 			for _, c := range strings.ToUpper(methods) {
 				l := string(c)
 				if _, err := p.Model(byte(c)); err != nil || c > 'Z' {
-					return badInput("--methods %q: %q is not a shuffle letter of %s", methods, l, decks.Letters)
+					return badInput("--methods %q: %q is not a shuffle letter of %s", methods, l, shuffle.Letters)
 				}
 				for _, x := range names {
 					if x == l {
@@ -595,7 +595,7 @@ With one method it gives the convergence curve: --methods H --m 1..100.
 			if err != nil {
 				return err
 			}
-			newSteps := func() ([]decks.Shuffler, error) { return p.Models(strings.Join(names, "")) }
+			newSteps := func() ([]shuffle.Shuffler, error) { return p.Models(strings.Join(names, "")) }
 			start := time.Now()
 			all, err := analysis.Search(newSteps, names, analysis.SearchOptions{
 				Options: analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers},

@@ -14,15 +14,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/calcsol/calcsol/decks"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 func seq(t testing.TB, spec string) NewShuffler {
 	t.Helper()
-	s, err := decks.ParseSequence(spec, decks.DefaultParams())
+	s, err := shuffle.ParseSequence(spec, shuffle.DefaultParams())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,10 +34,10 @@ func TestPCGStreamMatchesNewRand(t *testing.T) {
 	w := newWorker(4, 1)
 	for _, i := range []int64{0, 1, 99, -5} {
 		w.seed(7, i)
-		want := decks.NewRand(SetSeed(7, i))
+		want := shuffle.NewRand(SetSeed(7, i))
 		for range 5 {
 			if got, exp := w.r.Uint64(), want.Uint64(); got != exp {
-				t.Fatalf("set %d: worker generator %x, decks.NewRand %x", i, got, exp)
+				t.Fatalf("set %d: worker generator %x, shuffle.NewRand %x", i, got, exp)
 			}
 		}
 	}
@@ -184,7 +185,7 @@ func TestMeasureIndependentOfWorkers(t *testing.T) {
 	}
 	// Set 0 alone, by hand.
 	deck := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
-	decks.MustParseSequence("HDR", decks.DefaultParams()).Shuffle(deck, decks.NewRand(SetSeed(5, 0)))
+	shuffle.MustParseSequence("HDR", shuffle.DefaultParams()).Shuffle(deck, shuffle.NewRand(SetSeed(5, 0)))
 	if !slices.Equal(deck, first.First) {
 		t.Errorf("first set %v, want %v", first.First, deck)
 	}
@@ -415,9 +416,9 @@ func TestRiffleMatchesExact(t *testing.T) {
 }
 
 func TestSearchMatchesMeasure(t *testing.T) {
-	p := decks.DefaultParams()
+	p := shuffle.DefaultParams()
 	names := []string{"H", "R", "D"}
-	newSteps := func() ([]decks.Shuffler, error) { return p.Models(strings.Join(names, "")) }
+	newSteps := func() ([]shuffle.Shuffler, error) { return p.Models(strings.Join(names, "")) }
 	o := SearchOptions{Options: Options{N: 13, Sets: 700, Seed: 11, Workers: 2}, MinLen: 2, MaxLen: 3}
 	all, err := Search(newSteps, names, o)
 	if err != nil {

@@ -8,14 +8,14 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
-// pcgStream must equal the stream constant inside decks.NewRand, so that the
-// generator of set i is exactly decks.NewRand(SetSeed(seed, i)); a test checks
-// it. The analysis reseeds one PCG per worker instead of allocating a new
-// generator for each of the millions of sets.
-const pcgStream = 0x9e3779b97f4a7c15
+// pcgStream is shuffle.NewRand's stream, so that the generator of set i is
+// exactly shuffle.NewRand(SetSeed(seed, i)). The analysis reseeds one PCG per
+// worker instead of allocating a new generator for each of the millions of
+// sets.
+const pcgStream = shuffle.PCGStream
 
 // chunkSize is how many consecutive sets a worker takes at a time. It only
 // affects scheduling: every set has its own generator, so results do not
@@ -32,7 +32,7 @@ func splitmix64(x uint64) uint64 {
 }
 
 // SetSeed is the seed of set i of a run seeded with seed: set i is shuffled
-// with decks.NewRand(SetSeed(seed, i)), alone, from the unshuffled deck. So a
+// with shuffle.NewRand(SetSeed(seed, i)), alone, from the unshuffled deck. So a
 // set's result depends only on (seed, i), never on workers or scheduling, and
 // the exhaustive search reproduces analyze's matrices exactly.
 func SetSeed(seed uint64, i int64) uint64 {
@@ -120,11 +120,11 @@ func (d DeckStats) StdErr() float64 {
 
 // NewShuffler makes one shuffler per worker, so shufflers that keep scratch
 // buffers need not be safe for concurrent use.
-type NewShuffler func() (decks.Shuffler, error)
+type NewShuffler func() (shuffle.Shuffler, error)
 
 // Fixed wraps a shuffler that is safe for concurrent use.
-func Fixed(s decks.Shuffler) NewShuffler {
-	return func() (decks.Shuffler, error) { return s, nil }
+func Fixed(s shuffle.Shuffler) NewShuffler {
+	return func() (shuffle.Shuffler, error) { return s, nil }
 }
 
 // worker holds one goroutine's generator and buffers, reused for every set.
@@ -185,7 +185,7 @@ func (w *worker) checkPerm(deck []int) error {
 // Measure runs o.Sets independent sets of the shuffle, each from the
 // unshuffled deck 0..n-1, and returns the position matrix (and, with
 // o.Stats, the per-deck statistics). Sets are spread over o.Workers
-// goroutines in chunks; set i always uses decks.NewRand(SetSeed(o.Seed, i)),
+// goroutines in chunks; set i always uses shuffle.NewRand(SetSeed(o.Seed, i)),
 // so the result is the same for any number of workers.
 func Measure(newShuffler NewShuffler, o Options) (*Result, error) {
 	if err := o.check(); err != nil {

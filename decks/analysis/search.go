@@ -10,12 +10,12 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 // NewSteps makes, for one worker, one shuffler per method of a search (in
 // the order of the methods). Each is applied as one step of a sequence.
-type NewSteps func() ([]decks.Shuffler, error)
+type NewSteps func() ([]shuffle.Shuffler, error)
 
 // SearchOptions says which sequences to try.
 type SearchOptions struct {
@@ -39,7 +39,7 @@ const maxSearchCells = 1 << 28
 //
 // Sequences share prefixes, so the search walks the tree of prefixes once:
 // each node costs one shuffle step per set instead of m. Set i is still
-// shuffled with its own generator decks.NewRand(SetSeed(Seed, i)), whose
+// shuffled with its own generator shuffle.NewRand(SetSeed(Seed, i)), whose
 // state is saved at every depth of the walk, so every sequence's matrix is
 // exactly what Measure gives for that sequence alone (a test checks this).
 // Sets are processed in blocks so the decks of one block stay in cache.
@@ -161,7 +161,7 @@ func Search(newSteps NewSteps, names []string, o SearchOptions) ([]Scored, error
 // tree is one worker's walk over the prefix tree for a block of sets.
 type tree struct {
 	w              *worker
-	steps          []decks.Shuffler
+	steps          []shuffle.Shuffler
 	n              int
 	minLen, maxLen int
 	offset         []int

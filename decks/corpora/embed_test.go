@@ -7,8 +7,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/cards"
 	"github.com/calcsol/calcsol/decks/corpora"
+	"github.com/calcsol/calcsol/decks/corpus"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 // TestRegenerate checks that every shipped corpus is exactly what its header's
@@ -21,14 +23,14 @@ func TestRegenerate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := decks.ReadCorpus(bytes.NewReader(data), name)
+			c, err := corpus.Read(bytes.NewReader(data), name)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if c.Generator == "" {
 				t.Fatal("no generator in the header")
 			}
-			again, err := decks.Regenerate(c, decks.DefaultParams())
+			again, err := corpus.Regenerate(c, shuffle.DefaultParams())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,18 +63,18 @@ func TestShipped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ds, err := decks.ReadCalculationDecks(r, w.name)
+		ds, err := corpus.ReadCalculationDecks(r, w.name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(ds) != w.count {
 			t.Errorf("%s: %d decks, want %d", w.name, len(ds), w.count)
 		}
-		c, err := decks.ReadCorpus(mustOpen(t, w.name+".txt"), w.name)
+		c, err := corpus.Read(mustOpen(t, w.name+".txt"), w.name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Generator != w.generator || c.Seed != w.seed || c.Kind != decks.Standard52 {
+		if c.Generator != w.generator || c.Seed != w.seed || c.Kind != cards.Standard52 {
 			t.Errorf("%s: %s %q seed %d, want standard52 %q seed %d", w.name, c.Kind, c.Generator, c.Seed, w.generator, w.seed)
 		}
 	}
@@ -101,7 +103,7 @@ func ExampleOpen() {
 	if err != nil {
 		panic(err)
 	}
-	ds, err := decks.ReadCalculationDecks(r, corpora.Default)
+	ds, err := corpus.ReadCalculationDecks(r, corpora.Default)
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package decks
+package shuffle
 
 import (
 	"fmt"

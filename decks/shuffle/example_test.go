@@ -1,18 +1,18 @@
-package decks_test
+package shuffle_test
 
 import (
 	"fmt"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 // The worked examples of SPEC §5: n = 10, card i starts at position i, and
 // π(i) is where card i ends up.
 func ExampleDeal() {
-	deck := decks.Unshuffled(10)
-	decks.Deal{Piles: 3, Order: decks.PilesNatural}.Shuffle(deck, nil)
+	deck := shuffle.Unshuffled(10)
+	shuffle.Deal{Piles: 3, Order: shuffle.PilesNatural}.Shuffle(deck, nil)
 	fmt.Println("deck:", oneBased(deck))
-	fmt.Println("π:   ", oneBased(decks.Permutation(deck)))
+	fmt.Println("π:   ", oneBased(shuffle.Permutation(deck)))
 	// Output:
 	// deck: [10 7 4 1 8 5 2 9 6 3]
 	// π:    [4 7 10 3 6 9 2 5 8 1]
@@ -21,33 +21,33 @@ func ExampleDeal() {
 // Dealt face up, each pile keeps the order dealt (pile 1 is 1 4 7 10 from
 // its top).
 func ExampleDeal_faceUp() {
-	deck := decks.Unshuffled(10)
-	decks.Deal{Piles: 3, Order: decks.PilesNatural, FaceUp: true}.Shuffle(deck, nil)
+	deck := shuffle.Unshuffled(10)
+	shuffle.Deal{Piles: 3, Order: shuffle.PilesNatural, FaceUp: true}.Shuffle(deck, nil)
 	fmt.Println("deck:", oneBased(deck))
 	// Output:
 	// deck: [1 4 7 10 2 5 8 3 6 9]
 }
 
 func ExampleHinduPackets() {
-	deck := decks.Unshuffled(10)
-	decks.HinduPackets(deck, []int{3, 3, 3, 3})
-	fmt.Println("π:", oneBased(decks.Permutation(deck)))
+	deck := shuffle.Unshuffled(10)
+	shuffle.HinduPackets(deck, []int{3, 3, 3, 3})
+	fmt.Println("π:", oneBased(shuffle.Permutation(deck)))
 	// Output:
 	// π: [8 9 10 5 6 7 2 3 4 1]
 }
 
 func ExampleParseSequence() {
-	p := decks.DefaultParams()
-	seq, err := decks.ParseSequence("D^1R^4", p)
+	p := shuffle.DefaultParams()
+	seq, err := shuffle.ParseSequence("D^1R^4", p)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(seq, seq.Expanded(), seq.Len())
-	deck := decks.Unshuffled(52)
-	seq.Shuffle(deck, decks.NewRand(1)) // same seed, same deck, on every machine
+	deck := shuffle.Unshuffled(52)
+	seq.Shuffle(deck, shuffle.NewRand(1)) // same seed, same deck, on every machine
 
-	_, err = decks.ParseSequence("HDHXDHH", p)
+	_, err = shuffle.ParseSequence("HDHXDHH", p)
 	fmt.Println(err)
 	// Output:
 	// DR^4 DRRRR 5
@@ -55,7 +55,7 @@ func ExampleParseSequence() {
 }
 
 func ExampleCosts_Maximal() {
-	combs, err := decks.DefaultCosts().Maximal("HRD", 60, true)
+	combs, err := shuffle.DefaultCosts().Maximal("HRD", 60, true)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -77,9 +77,9 @@ func ExampleCosts_Maximal() {
 
 func ExampleRepeat() {
 	for _, limit := range []int{60, 12} {
-		var plan []decks.Term
+		var plan []shuffle.Term
 		for _, l := range []byte("CHFD") {
-			t, _ := decks.Repeat(l, limit)
+			t, _ := shuffle.Repeat(l, limit)
 			plan = append(plan, t)
 		}
 		fmt.Println(plan)

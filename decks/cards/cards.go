@@ -1,4 +1,7 @@
-package decks
+// Package cards names the cards of the deck kinds corpora are made of
+// (standard52, tcg60, set64) and reads and writes them, one card or one deck
+// line at a time.
+package cards
 
 import (
 	"fmt"
@@ -7,7 +10,7 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-// Kind is a kind of deck (SPEC §8): how many cards it has and how they are
+// Kind is a kind of deck: how many cards it has and how they are
 // written. A card is an identity 0..Size()-1; a fresh deck holds the
 // identities in order, top first. The notations (docs/corpora.md):
 //
@@ -76,19 +79,15 @@ func (k Kind) NewDeck() []int {
 	return d
 }
 
-const (
-	rankChars = "A234567890JQK"
-	suitChars = "SHDC"
-)
+// RankOf returns the Calculation rank of a standard52 identity.
+func RankOf(id int) solver.Rank { return solver.Rank(id%13 + 1) }
 
-// Rank returns the Calculation rank of a standard52 identity.
-func Rank(id int) solver.Rank { return solver.Rank(id%13 + 1) }
+// SuitOf returns the suit index (0..3 for S H D C, solver.SuitLetters) of a
+// standard52 identity.
+func SuitOf(id int) int { return id / 13 }
 
-// Suit returns the suit index (0..3 for S H D C) of a standard52 identity.
-func Suit(id int) int { return id / 13 }
-
-// Card returns the standard52 identity of rank r (1..13) and suit s (0..3).
-func Card(r solver.Rank, s int) int { return s*13 + int(r) - 1 }
+// ID returns the standard52 identity of rank r (1..13) and suit s (0..3).
+func ID(r solver.Rank, s int) int { return s*13 + int(r) - 1 }
 
 // FormatCard writes card id of kind k; it panics on an identity out of range,
 // which is a programming error.
@@ -97,11 +96,11 @@ func (k Kind) FormatCard(id int) string { return string(k.AppendCard(nil, id)) }
 // AppendCard appends the notation of card id to b.
 func (k Kind) AppendCard(b []byte, id int) []byte {
 	if id < 0 || id >= k.Size() {
-		panic(fmt.Sprintf("decks: card %d out of range for %s", id, k.Name()))
+		panic(fmt.Sprintf("cards: card %d out of range for %s", id, k.Name()))
 	}
 	switch k {
 	case Standard52:
-		return append(b, rankChars[id%13], suitChars[id/13])
+		return append(b, RankOf(id).String()[0], solver.SuitLetters[SuitOf(id)])
 	case TCG60:
 		n := id + 1
 		return append(b, byte('0'+n/10), byte('0'+n%10))
@@ -119,48 +118,13 @@ func (k Kind) AppendCard(b []byte, id int) []byte {
 	}
 }
 
-// Lookup tables for the fast path of standard52 cards.
-var (
-	rankOf = func() (m [256]int8) {
-		for i := range m {
-			m[i] = -1
-		}
-		for i := 0; i < len(rankChars); i++ {
-			m[rankChars[i]] = int8(i)
-		}
-		m['T'], m['t'] = 9, 9
-		m['a'], m['j'], m['q'], m['k'] = 0, 10, 11, 12
-		return m
-	}()
-	suitOf = func() (m [256]int8) {
-		for i := range m {
-			m[i] = -1
-		}
-		for i := 0; i < len(suitChars); i++ {
-			m[suitChars[i]] = int8(i)
-			m[suitChars[i]+'a'-'A'] = int8(i)
-		}
-		return m
-	}()
-)
-
 // ParseCard reads one card of kind k and returns its identity.
 func (k Kind) ParseCard(s string) (int, error) { return k.parseCard([]byte(s)) }
 
 func (k Kind) parseCard(s []byte) (int, error) {
 	switch k {
 	case Standard52:
-		if len(s) != 2 {
-			return 0, fmt.Errorf("card %q: want rank+suit like AS or 0H", s)
-		}
-		r, su := rankOf[s[0]], suitOf[s[1]]
-		if r < 0 {
-			return 0, fmt.Errorf("card %q: unknown rank %q (want one of A23456789 0/T JQK)", s, s[0])
-		}
-		if su < 0 {
-			return 0, fmt.Errorf("card %q: unknown suit %q (want S H D C)", s, s[1])
-		}
-		return int(su)*13 + int(r), nil
+		return solver.ParseCard(string(s))
 	case TCG60:
 		if len(s) != 2 || s[0] < '0' || s[0] > '9' || s[1] < '0' || s[1] > '9' {
 			return 0, fmt.Errorf("card %q: want two digits 01..60", s)
@@ -216,7 +180,7 @@ func (k Kind) AppendDeck(b []byte, deck []int) []byte {
 // white space.
 func (k Kind) ParseDeck(s string) ([]int, error) {
 	d := make([]int, k.Size())
-	if _, err := parseDeckLine(k, []byte(strings.TrimSpace(s)), d, false); err != nil {
+	if _, err := k.ParseLine([]byte(strings.TrimSpace(s)), d, false); err != nil {
 		return nil, err
 	}
 	return d, nil

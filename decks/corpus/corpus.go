@@ -1,4 +1,6 @@
-package decks
+// Package corpus reads, writes, generates and verifies corpus files: fixed
+// lists of decks with the generator, seed and checksum that made them.
+package corpus
 
 import (
 	"bytes"
@@ -10,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/calcsol/calcsol/decks/cards"
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/solver"
 )
@@ -27,10 +30,10 @@ import (
 //	AS 0H KC …
 //
 // Every key is optional on input (a bare list of decks is a standard52
-// corpus); WriteCorpus writes them all. Other '#' lines are comments, which
+// corpus); Write writes them all. Other '#' lines are comments, which
 // the reader ignores anywhere, and blank lines are skipped; a file holds at
 // least one deck line. (calcsol corpus verify demands more: the exact bytes
-// WriteCorpus writes, so no comment, blank line or CRLF line ending.)
+// Write writes, so no comment, blank line or CRLF line ending.)
 //
 // The checksum is SHA-256 over the deck lines in file order, each exactly as
 // it stands in the file without its line ending, followed by one "\n" (a
@@ -45,7 +48,7 @@ const (
 
 // Corpus is a list of decks of one kind, with the generator that made them.
 type Corpus struct {
-	Kind Kind
+	Kind cards.Kind
 	// Generator is the generator spec ("shuffle U", "deal players=4,adjust=50,target=pairs"),
 	// empty when unknown; Seed is meaningful only when Generator is set.
 	Generator string
@@ -55,11 +58,11 @@ type Corpus struct {
 	RankOnly bool
 	// Decks are the decks, each a permutation of the identities 0..Kind.Size()-1.
 	Decks [][]int
-	// Checksum is the hex SHA-256 of the deck lines as read by ReadCorpus;
-	// WriteCorpus computes its own.
+	// Checksum is the hex SHA-256 of the deck lines as read by Read;
+	// Write computes its own.
 	Checksum string
 	// GeneratorLine is the line of the "# generator" line in the file
-	// ReadCorpus read (0 otherwise), for messages about the generator.
+	// Read read (0 otherwise), for messages about the generator.
 	GeneratorLine int
 }
 
@@ -82,7 +85,7 @@ func (e *ParseError) Unwrap() error { return e.Err }
 
 // header is what the '#' lines said, with the line of each key for messages.
 type header struct {
-	kind          Kind
+	kind          cards.Kind
 	generator     string
 	seed          uint64
 	seedLine      int
@@ -128,7 +131,7 @@ func (h *header) parseMeta(text string, line int) error {
 		}
 		h.formatPresent = true
 	case "kind":
-		k, err := ParseKind(val)
+		k, err := cards.ParseKind(val)
 		if err != nil {
 			return err
 		}
@@ -171,7 +174,7 @@ func (h *header) parseMeta(text string, line int) error {
 // card identities (reused between calls) and whether the line was rank-only.
 // It checks the header's count and checksum at the end.
 func scanCorpus(data []byte, name string, rankOK bool, deck func(ids []int, rankOnly bool) error) (*header, string, error) {
-	h := &header{kind: Standard52, keys: map[string]int{}}
+	h := &header{kind: cards.Standard52, keys: map[string]int{}}
 	sum := sha256.New()
 	nl := []byte{'\n'}
 	var ids []int
@@ -205,7 +208,7 @@ func scanCorpus(data []byte, name string, rankOK bool, deck func(ids []int, rank
 			}
 			ids = make([]int, h.kind.Size())
 		}
-		rankOnly, err := parseDeckLine(h.kind, line, ids, rankOK)
+		rankOnly, err := h.kind.ParseLine(line, ids, rankOK)
 		if err != nil {
 			return nil, "", &ParseError{name, lineNo, err}
 		}
@@ -262,11 +265,11 @@ func readAll(r io.Reader, name string) ([]byte, error) {
 	return data, nil
 }
 
-// ReadCorpus reads a corpus file. name is used in error messages, which give
+// Read reads a corpus file. name is used in error messages, which give
 // the line and the reason ("corpus.txt line 17: card 5: duplicate card 0H
 // (also card 2)"); a count or checksum that does not match the decks is an
 // error too. Rank-only lines are accepted for standard52.
-func ReadCorpus(r io.Reader, name string) (*Corpus, error) {
+func Read(r io.Reader, name string) (*Corpus, error) {
 	data, err := readAll(r, name)
 	if err != nil {
 		return nil, err
@@ -295,7 +298,7 @@ func ReadCorpus(r io.Reader, name string) (*Corpus, error) {
 }
 
 // ReadCalculationDecks reads a standard52 corpus (card-by-card or rank-only
-// lines) as Calculation decks, with every check of ReadCorpus. name is used
+// lines) as Calculation decks, with every check of Read. name is used
 // in error messages ("corpus.txt line 17: …").
 func ReadCalculationDecks(r io.Reader, name string) ([]solver.Deck, error) {
 	data, err := readAll(r, name)
@@ -322,7 +325,7 @@ func ReadCalculationDecks(r io.Reader, name string) ([]solver.Deck, error) {
 	if err != nil {
 		return nil, err
 	}
-	if h.kind != Standard52 {
+	if h.kind != cards.Standard52 {
 		return nil, &ParseError{name, h.keys["kind"], fmt.Errorf("deck kind %s: Calculation needs standard52", h.kind.Name())}
 	}
 	return out, nil
@@ -332,7 +335,7 @@ func ReadCalculationDecks(r io.Reader, name string) ([]solver.Deck, error) {
 func (c *Corpus) appendDeckLine(b []byte, deck []int) []byte {
 	if c.RankOnly {
 		for _, id := range deck {
-			b = append(b, rankChars[id%13])
+			b = append(b, cards.RankOf(id).String()[0])
 		}
 		return b
 	}
@@ -345,7 +348,7 @@ func (c *Corpus) check() error {
 	if !c.Kind.Valid() {
 		return fmt.Errorf("invalid deck kind %d", uint8(c.Kind))
 	}
-	if c.RankOnly && c.Kind != Standard52 {
+	if c.RankOnly && c.Kind != cards.Standard52 {
 		return fmt.Errorf("rank-only lines need standard52, not %s", c.Kind.Name())
 	}
 	if strings.ContainsAny(c.Generator, "\r\n") {
@@ -396,8 +399,8 @@ func (c *Corpus) MarshalText() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// WriteCorpus writes c to w as a corpus file.
-func WriteCorpus(w io.Writer, c *Corpus) error {
+// Write writes c to w as a corpus file.
+func Write(w io.Writer, c *Corpus) error {
 	b, err := c.MarshalText()
 	if err != nil {
 		return err
@@ -406,9 +409,9 @@ func WriteCorpus(w io.Writer, c *Corpus) error {
 	return err
 }
 
-// WriteCorpusFile writes c to path atomically: to a temporary file in the
+// WriteFile writes c to path atomically: to a temporary file in the
 // same directory, then renamed over path, so a reader never sees half a file.
-func WriteCorpusFile(path string, c *Corpus) error {
+func WriteFile(path string, c *Corpus) error {
 	b, err := c.MarshalText()
 	if err != nil {
 		return err

@@ -1,12 +1,14 @@
-package decks
+package deal
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/calcsol/calcsol/decks/cards"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 func TestParseDealSpec(t *testing.T) {
@@ -24,22 +26,18 @@ func TestParseDealSpec(t *testing.T) {
 		{"count=swaps,adjust=5", "players=4,adjust=5,target=pairs,gather=hands,count=swaps"},
 	}
 	for _, tt := range tests {
-		d, err := ParseDealSpec(tt.in)
+		d, err := ParseSpec(tt.in)
 		if err != nil {
-			t.Errorf("ParseDealSpec(%q): %v", tt.in, err)
+			t.Errorf("ParseSpec(%q): %v", tt.in, err)
 			continue
 		}
 		if got := d.String(); got != tt.want {
-			t.Errorf("ParseDealSpec(%q) = %s, want %s", tt.in, got, tt.want)
+			t.Errorf("ParseSpec(%q) = %s, want %s", tt.in, got, tt.want)
 		}
 		// The canonical form reads back to itself, and as a generator spec.
-		again, err := ParseDealSpec(d.String())
+		again, err := ParseSpec(d.String())
 		if err != nil || again.String() != d.String() {
 			t.Errorf("%s does not read back: %v, %v", d, again, err)
-		}
-		g, err := ParseGenerator(d.Spec(), DefaultParams())
-		if err != nil || g.Spec() != d.Spec() {
-			t.Errorf("ParseGenerator(%q) = %v, %v", d.Spec(), g, err)
 		}
 	}
 }
@@ -66,9 +64,9 @@ func TestParseDealSpecErrors(t *testing.T) {
 		{"count=all", "count=all: want proposals or swaps"},
 	}
 	for _, tt := range tests {
-		_, err := ParseDealSpec(tt.in)
+		_, err := ParseSpec(tt.in)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("ParseDealSpec(%q): %v, want an error containing %q", tt.in, err, tt.want)
+			t.Errorf("ParseSpec(%q): %v, want an error containing %q", tt.in, err, tt.want)
 		}
 	}
 }
@@ -91,7 +89,7 @@ func TestMeasureHand(t *testing.T) {
 	for _, tt := range tests {
 		var hand []int
 		for _, c := range strings.Fields(tt.hand) {
-			id, err := Standard52.ParseCard(c)
+			id, err := cards.Standard52.ParseCard(c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,11 +116,11 @@ func objectiveOf(o Objective, hand []int) int {
 // TestDelta checks the incremental objective changes against recomputation,
 // for every possible swap of a few deals.
 func TestDelta(t *testing.T) {
-	r := NewRand(11)
+	r := shuffle.NewRand(11)
 	for range 3 {
-		stock := Standard52.NewDeck()
-		Uniform{}.Shuffle(stock, r)
-		tb := NewDealTable(stock, 4)
+		stock := cards.Standard52.NewDeck()
+		shuffle.Uniform{}.Shuffle(stock, r)
+		tb := NewTable(stock, 4)
 		for _, o := range []Objective{Pairs, Runs, Suits} {
 			for xs, x := range tb.Hands[0] {
 				for _, y := range tb.Hands[2] {
@@ -130,7 +128,7 @@ func TestDelta(t *testing.T) {
 					h[xs] = y
 					want := objectiveOf(o, h) - objectiveOf(o, tb.Hands[0])
 					if got := tb.delta(o, 0, x, y); got != want {
-						t.Fatalf("%s: giving %s for %s: delta %d, want %d", o, Standard52.FormatCard(x), Standard52.FormatCard(y), got, want)
+						t.Fatalf("%s: giving %s for %s: delta %d, want %d", o, cards.Standard52.FormatCard(x), cards.Standard52.FormatCard(y), got, want)
 					}
 				}
 			}
@@ -160,7 +158,7 @@ func targetSum(tg Target, hands [][]int) []int {
 // a permutation and the hand sizes.
 func TestExchangeMonotone(t *testing.T) {
 	targets := []string{"pairs", "runs", "suits", "both", "runs>pairs", "pairs>suits"}
-	r := NewRand(3)
+	r := shuffle.NewRand(3)
 	for _, ts := range targets {
 		tg, err := ParseTarget(ts)
 		if err != nil {
@@ -168,9 +166,9 @@ func TestExchangeMonotone(t *testing.T) {
 		}
 		for _, players := range []int{3, 4, 5} {
 			for _, sign := range []int{1, -1} {
-				stock := Standard52.NewDeck()
-				Uniform{}.Shuffle(stock, r)
-				tb := NewDealTable(stock, players)
+				stock := cards.Standard52.NewDeck()
+				shuffle.Uniform{}.Shuffle(stock, r)
+				tb := NewTable(stock, players)
 				sizes := make([]int, players)
 				for p := range sizes {
 					sizes[p] = len(tb.Hands[p])
@@ -193,46 +191,9 @@ func TestExchangeMonotone(t *testing.T) {
 					all = append(all, h...)
 				}
 				slices.Sort(all)
-				if !slices.Equal(all, Standard52.NewDeck()) {
+				if !slices.Equal(all, cards.Standard52.NewDeck()) {
 					t.Fatal("the hands are not the deck any more")
 				}
-			}
-		}
-	}
-}
-
-// TestAdjustZero: with adjust 0 nothing is exchanged. Interleaved, the deal is
-// the uniform deck itself (the decks of "shuffle U" with the same seed);
-// gathered by hands it is those hands, as dealt.
-func TestAdjustZero(t *testing.T) {
-	p := DefaultParams()
-	u, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 99, 50)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, players := range []int{3, 4, 5} {
-		g, err := ParseGenerator(fmt.Sprintf("deal players=%d,adjust=0,target=both,gather=interleave", players), p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, err := GenerateCorpus(Standard52, g, 99, 50)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(u.Decks, c.Decks); diff != "" {
-			t.Errorf("%d players, interleave: adjust 0 differs from shuffle U:\n%s", players, diff)
-		}
-		g, _ = ParseGenerator(fmt.Sprintf("deal players=%d,adjust=0,target=pairs", players), p)
-		c, _ = GenerateCorpus(Standard52, g, 99, 50)
-		for j, d := range u.Decks {
-			var want []int
-			for pl := range players {
-				for k := pl; k < 52; k += players {
-					want = append(want, d[k])
-				}
-			}
-			if !slices.Equal(want, c.Decks[j]) {
-				t.Fatalf("%d players, hands: deck %d is not the dealt hands in order", players, j+1)
 			}
 		}
 	}
@@ -246,20 +207,20 @@ func TestDealControl(t *testing.T) {
 	adjusts := []int{-100, -60, -20, 0, 20, 60, 100}
 	tests := []struct {
 		target  string
-		measure func(m DealMeans) float64
+		measure func(m Means) float64
 		random  float64
 	}{
-		{"pairs", func(m DealMeans) float64 { return m.PairScore }, 4.59},
+		{"pairs", func(m Means) float64 { return m.PairScore }, 4.59},
 		// Cards in sets; the number of ranks held twice or more is not monotone
 		// (pairs merge into triples and quads).
-		{"pairs", func(m DealMeans) float64 { return 2*m.Pairs + 3*m.Triples + 4*m.Quads }, -1},
-		{"runs", func(m DealMeans) float64 { return m.Links }, 2.82},
-		{"runs", func(m DealMeans) float64 { return m.Runs }, -1},
-		{"suits", func(m DealMeans) float64 { return m.TopSuit }, -1},
+		{"pairs", func(m Means) float64 { return 2*m.Pairs + 3*m.Triples + 4*m.Quads }, -1},
+		{"runs", func(m Means) float64 { return m.Links }, 2.82},
+		{"runs", func(m Means) float64 { return m.Runs }, -1},
+		{"suits", func(m Means) float64 { return m.TopSuit }, -1},
 	}
 	for i, tt := range tests {
 		tg, _ := ParseTarget(tt.target)
-		rows, err := DealStats(4, tg, adjusts, 150, 2002)
+		rows, err := Stats(4, tg, adjusts, 150, 2002)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -288,11 +249,11 @@ func TestDealStatsErrors(t *testing.T) {
 		players, deals int
 		adjusts        []int
 	}{{2, 1, []int{0}}, {4, 0, []int{0}}, {4, 1, []int{101}}} {
-		if _, err := DealStats(c.players, tg, c.adjusts, c.deals, 1); err == nil {
-			t.Errorf("DealStats(%+v) succeeded", c)
+		if _, err := Stats(c.players, tg, c.adjusts, c.deals, 1); err == nil {
+			t.Errorf("Stats(%+v) succeeded", c)
 		}
 	}
-	if _, err := DealStats(4, Target{}, []int{0}, 1, 1); err == nil {
+	if _, err := Stats(4, Target{}, []int{0}, 1, 1); err == nil {
 		t.Error("an empty target was accepted")
 	}
 }
@@ -303,12 +264,12 @@ func TestDealStatsErrors(t *testing.T) {
 func TestAdjustCount(t *testing.T) {
 	tg := Target{Objectives: []Objective{Pairs}}
 	for seed := range uint64(20) {
-		stock := Standard52.NewDeck()
-		Uniform{}.Shuffle(stock, NewRand(seed))
+		stock := cards.Standard52.NewDeck()
+		shuffle.Uniform{}.Shuffle(stock, shuffle.NewRand(seed))
 		for _, adjust := range []int{30, -10} {
-			props := NewDealTable(stock, 4)
+			props := NewTable(stock, 4)
 			props.AdjustCount(adjust, tg, CountProposals, ExchangeRand(stock))
-			swaps := NewDealTable(stock, 4)
+			swaps := NewTable(stock, 4)
 			swaps.AdjustCount(adjust, tg, CountSwaps, ExchangeRand(stock))
 			n := max(adjust, -adjust)
 			if props.Proposals() != n || props.Swaps >= n {
@@ -320,7 +281,7 @@ func TestAdjustCount(t *testing.T) {
 		}
 	}
 	// Statistics: count=swaps makes exactly |adjust| swaps per deal here.
-	rows, err := DealStatsCount(4, tg, []int{-5, 0, 10}, CountSwaps, 30, 7)
+	rows, err := StatsCount(4, tg, []int{-5, 0, 10}, CountSwaps, 30, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,12 +291,12 @@ func TestAdjustCount(t *testing.T) {
 		}
 	}
 	// The generator follows the spec's count.
-	d, _ := ParseDealSpec("adjust=10,count=swaps")
-	deck := Standard52.NewDeck()
-	d.Generate(deck, NewRand(3))
+	d, _ := ParseSpec("adjust=10,count=swaps")
+	deck := cards.Standard52.NewDeck()
+	d.Generate(deck, shuffle.NewRand(3))
 	d.Count = CountProposals
-	deck2 := Standard52.NewDeck()
-	d.Generate(deck2, NewRand(3))
+	deck2 := cards.Standard52.NewDeck()
+	d.Generate(deck2, shuffle.NewRand(3))
 	if slices.Equal(deck, deck2) {
 		t.Error("count=swaps and count=proposals gave the same deal")
 	}
@@ -348,14 +309,14 @@ func FuzzParseDealSpec(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		d, err := ParseDealSpec(s)
+		d, err := ParseSpec(s)
 		if err != nil {
 			return
 		}
 		if err := d.Validate(); err != nil {
 			t.Fatalf("%q parsed to an invalid spec: %v", s, err)
 		}
-		d2, err := ParseDealSpec(d.String())
+		d2, err := ParseSpec(d.String())
 		if err != nil || !cmp.Equal(d, d2) {
 			t.Fatalf("%q -> %s -> %v, %v", s, d, d2, err)
 		}
@@ -363,11 +324,11 @@ func FuzzParseDealSpec(f *testing.F) {
 }
 
 func BenchmarkDealGenerate(b *testing.B) {
-	d, err := ParseDealSpec("players=4,adjust=100,target=both")
+	d, err := ParseSpec("players=4,adjust=100,target=both")
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := NewRand(1)
+	r := shuffle.NewRand(1)
 	deck := make([]int, 52)
 	b.ReportAllocs()
 	for b.Loop() {

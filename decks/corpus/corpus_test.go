@@ -1,4 +1,4 @@
-package decks
+package corpus
 
 import (
 	"bytes"
@@ -14,14 +14,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/calcsol/calcsol/decks/cards"
+	"github.com/calcsol/calcsol/decks/deal"
+	"github.com/calcsol/calcsol/decks/shuffle"
+	"github.com/calcsol/calcsol/internal/golden"
 	"github.com/calcsol/calcsol/solver"
 )
-
-// checkCorpusGolden compares got with testdata/<dir>/<name>, rewriting it with -update.
-func checkCorpusGolden(t *testing.T, dir, name string, got []byte) {
-	t.Helper()
-	checkShuffleGolden(t, dir+"/"+name, got)
-}
 
 // corpusFile builds a corpus file from deck lines, with a header whose
 // count and checksum fit unless the extra header lines say otherwise.
@@ -37,7 +35,7 @@ func corpusFile(head string, lines ...string) string {
 }
 
 // freshLine is the fresh standard52 deck, card by card.
-var freshLine = Standard52.FormatDeck(Standard52.NewDeck())
+var freshLine = cards.Standard52.FormatDeck(cards.Standard52.NewDeck())
 
 // swapCards returns freshLine with the cards at 0-based positions i and j swapped.
 func swapCards(i, j int) string {
@@ -61,9 +59,9 @@ func TestReadCorpusErrors(t *testing.T) {
 		name, in, want string
 	}{
 		{"short deck", corpusFile(fullHeader, freshLine, strings.TrimSuffix(freshLine, " KC")),
-			"c.txt line 8: 51 cards; want 52 for standard52"},
+			"c.txt line 8: 51 cards; want 52"},
 		{"long deck", corpusFile(fullHeader, freshLine+" AS"),
-			"c.txt line 7: 53 cards; want 52 for standard52"},
+			"c.txt line 7: 53 cards; want 52"},
 		{"unknown rank", corpusFile(fullHeader, replaceCard(4, "ZS")),
 			`c.txt line 7: card 5: card "ZS": unknown rank 'Z'`},
 		{"unknown suit", corpusFile(fullHeader, replaceCard(4, "5X")),
@@ -93,21 +91,21 @@ func TestReadCorpusErrors(t *testing.T) {
 		{"rank-only fifth king", corpusFile("", strings.Replace(rankOnly, "Q", "K", 1)),
 			"c.txt line 1: rank-only deck, card 52: a fifth K"},
 		{"rank-only short", corpusFile("", rankOnly[1:]),
-			"c.txt line 1: rank-only deck: 51 ranks; want 52"},
+			"c.txt line 1: rank-only deck: 51 cards; want 52"},
 		{"rank-only unknown", corpusFile("", "X"+rankOnly[1:]),
-			`c.txt line 1: rank-only deck, character 1: unknown rank 'X'`},
+			`c.txt line 1: rank-only deck, card 1: unknown rank 'X'`},
 		{"mixed notations", corpusFile("", freshLine, rankOnly),
 			"c.txt line 2: a rank-only deck, but line 1 is a card-by-card: one notation per file"},
-		{"tcg60 card", corpusFile("# kind tcg60\n", strings.Replace(TCG60.FormatDeck(TCG60.NewDeck()), "60", "61", 1)),
+		{"tcg60 card", corpusFile("# kind tcg60\n", strings.Replace(cards.TCG60.FormatDeck(cards.TCG60.NewDeck()), "60", "61", 1)),
 			`c.txt line 2: card 60: card "61": want two digits 01..60`},
-		{"set64 order", corpusFile("# kind set64\n", strings.Replace(Set64.FormatDeck(Set64.NewDeck()), "12a", "21a", 1)),
+		{"set64 order", corpusFile("# kind set64\n", strings.Replace(cards.Set64.FormatDeck(cards.Set64.NewDeck()), "12a", "21a", 1)),
 			`c.txt line 2: card 4: card "21a": members must be distinct and increasing`},
 		{"set64 rank-only", corpusFile("# kind set64\n", rankOnly),
 			`c.txt line 2: card 1: card "A234567890JQKA234567890JQKA234567890JQKA234567890JQK": want a subset`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ReadCorpus(strings.NewReader(tt.in), "c.txt")
+			_, err := Read(strings.NewReader(tt.in), "c.txt")
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Errorf("error %v\nwant prefix %s", err, tt.want)
 			}
@@ -146,15 +144,15 @@ func TestReadCorpusAccepts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := ReadCorpus(strings.NewReader(tt.in), "c.txt")
+			c, err := Read(strings.NewReader(tt.in), "c.txt")
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(c.Decks) != 2 || c.Kind != Standard52 || c.RankOnly != tt.rankOnly {
+			if len(c.Decks) != 2 || c.Kind != cards.Standard52 || c.RankOnly != tt.rankOnly {
 				t.Fatalf("got %d decks of %s, rank-only %v", len(c.Decks), c.Kind, c.RankOnly)
 			}
 			// Rank-only decks get suits S, H, D, C by occurrence: the fresh deck.
-			if diff := cmp.Diff(Standard52.NewDeck(), c.Decks[0]); diff != "" {
+			if diff := cmp.Diff(cards.Standard52.NewDeck(), c.Decks[0]); diff != "" {
 				t.Errorf("deck 1 (-want +got):\n%s", diff)
 			}
 			ds, err := ReadCalculationDecks(strings.NewReader(tt.in), "c.txt")
@@ -169,7 +167,7 @@ func TestReadCorpusAccepts(t *testing.T) {
 }
 
 func TestReadCalculationDecksKind(t *testing.T) {
-	in := corpusFile("# kind tcg60\n", TCG60.FormatDeck(TCG60.NewDeck()))
+	in := corpusFile("# kind tcg60\n", cards.TCG60.FormatDeck(cards.TCG60.NewDeck()))
 	_, err := ReadCalculationDecks(strings.NewReader(in), "t.txt")
 	if want := "t.txt line 2: a 60-card deck: Calculation needs standard52"; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %s", err, want)
@@ -184,7 +182,7 @@ func TestReadCalculationDecksKind(t *testing.T) {
 // The checksum is the SHA-256 of the deck lines, each with "\n", as documented
 // (grep -v '^#' FILE | sha256sum).
 func TestChecksumDefinition(t *testing.T) {
-	c, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 3, 5)
+	c, err := Generate(cards.Standard52, ShuffleGenerator{shuffle.Uniform{}}, 3, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,40 +209,40 @@ func TestChecksumDefinition(t *testing.T) {
 func TestGenerateDeterministic(t *testing.T) {
 	// One generator consumed in deck order: the first k decks of a longer
 	// corpus are the corpus of k decks.
-	long, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 42, 20)
+	long, err := Generate(cards.Standard52, ShuffleGenerator{shuffle.Uniform{}}, 42, 20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	short, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 42, 7)
+	short, err := Generate(cards.Standard52, ShuffleGenerator{shuffle.Uniform{}}, 42, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(long.Decks[:7], short.Decks); diff != "" {
 		t.Errorf("prefix differs:\n%s", diff)
 	}
-	other, _ := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 43, 7)
+	other, _ := Generate(cards.Standard52, ShuffleGenerator{shuffle.Uniform{}}, 43, 7)
 	if cmp.Equal(other.Decks, short.Decks) {
 		t.Error("seeds 42 and 43 gave the same decks")
 	}
 	// By hand: deck j continues the same generator.
-	r := NewRand(42)
+	r := shuffle.NewRand(42)
 	for j := range 3 {
-		d := Standard52.NewDeck()
-		Uniform{}.Shuffle(d, r)
+		d := cards.Standard52.NewDeck()
+		shuffle.Uniform{}.Shuffle(d, r)
 		if !slices.Equal(d, long.Decks[j]) {
-			t.Errorf("deck %d is not the %d-th shuffle of NewRand(42)", j+1, j+1)
+			t.Errorf("deck %d is not the %d-th shuffle of shuffle.NewRand(42)", j+1, j+1)
 		}
 	}
 }
 
 func TestGenerateErrors(t *testing.T) {
-	if _, err := GenerateCorpus(TCG60, DefaultDealSpec(), 1, 1); err == nil {
+	if _, err := Generate(cards.TCG60, deal.DefaultSpec(), 1, 1); err == nil {
 		t.Error("a deal of tcg60 decks was accepted")
 	}
-	if _, err := GenerateCorpus(Kind(0), ShuffleGenerator{Uniform{}}, 1, 1); err == nil {
+	if _, err := Generate(cards.Kind(0), ShuffleGenerator{shuffle.Uniform{}}, 1, 1); err == nil {
 		t.Error("kind 0 was accepted")
 	}
-	if _, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 1, -1); err == nil {
+	if _, err := Generate(cards.Standard52, ShuffleGenerator{shuffle.Uniform{}}, 1, -1); err == nil {
 		t.Error("count -1 was accepted")
 	}
 }
@@ -252,18 +250,18 @@ func TestGenerateErrors(t *testing.T) {
 // TestCorpusGolden pins the file format and the generators: a few decks of
 // every kind, and a rank-only corpus, byte for byte.
 func TestCorpusGolden(t *testing.T) {
-	p := DefaultParams()
+	p := shuffle.DefaultParams()
 	tests := []struct {
 		file     string
-		kind     Kind
+		kind     cards.Kind
 		gen      string
 		rankOnly bool
 	}{
-		{"standard52-U.txt", Standard52, "shuffle U", false},
-		{"standard52-U-rankonly.txt", Standard52, "shuffle U", true},
-		{"tcg60-U.txt", TCG60, "shuffle U", false},
-		{"set64-U.txt", Set64, "shuffle U", false},
-		{"standard52-deal.txt", Standard52, "deal players=4,adjust=30,target=pairs", false},
+		{"standard52-U.txt", cards.Standard52, "shuffle U", false},
+		{"standard52-U-rankonly.txt", cards.Standard52, "shuffle U", true},
+		{"tcg60-U.txt", cards.TCG60, "shuffle U", false},
+		{"set64-U.txt", cards.Set64, "shuffle U", false},
+		{"standard52-deal.txt", cards.Standard52, "deal players=4,adjust=30,target=pairs", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -271,7 +269,7 @@ func TestCorpusGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := GenerateCorpus(tt.kind, g, 2026, 4)
+			c, err := Generate(tt.kind, g, 2026, 4)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -280,8 +278,8 @@ func TestCorpusGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkCorpusGolden(t, "corpus", tt.file, b)
-			back, err := ReadCorpus(bytes.NewReader(b), tt.file)
+			golden.Check(t, "testdata/"+tt.file, b)
+			back, err := Read(bytes.NewReader(b), tt.file)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -293,8 +291,8 @@ func TestCorpusGolden(t *testing.T) {
 }
 
 func TestVerifyDetects(t *testing.T) {
-	p := DefaultParams()
-	c, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 5, 10)
+	p := shuffle.DefaultParams()
+	c, err := Generate(cards.Standard52, ShuffleGenerator{shuffle.Uniform{}}, 5, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,11 +323,11 @@ func TestVerifyDetects(t *testing.T) {
 // parse is reported with its line.
 func TestVerifyBadGeneratorLine(t *testing.T) {
 	in := corpusFile("# format calcsol-corpus 1\n# kind standard52\n# generator shuffle HX\n# seed 1\n", freshLine)
-	c, err := ReadCorpus(strings.NewReader(in), "t.txt")
+	c, err := Read(strings.NewReader(in), "t.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = Verify(c, DefaultParams())
+	err = Verify(c, shuffle.DefaultParams())
 	want := `line 3: generator "shuffle HX": shuffle sequence "HX": position 2: unknown shuffle letter "X"`
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("error %v, want %s…", err, want)
@@ -337,26 +335,26 @@ func TestVerifyBadGeneratorLine(t *testing.T) {
 }
 
 // TestReadCorpusNoDecks: a header without deck lines is not a corpus, and
-// GenerateCorpus makes at least one deck.
+// Generate makes at least one deck.
 func TestReadCorpusNoDecks(t *testing.T) {
 	for _, in := range []string{"", "# format calcsol-corpus 1\n# count 0\n", "\n\n# comment\n"} {
-		if _, err := ReadCorpus(strings.NewReader(in), "t.txt"); err == nil || !strings.Contains(err.Error(), "no deck lines") {
+		if _, err := Read(strings.NewReader(in), "t.txt"); err == nil || !strings.Contains(err.Error(), "no deck lines") {
 			t.Errorf("%q: %v, want no deck lines", in, err)
 		}
 	}
-	if _, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 1, 0); err == nil {
-		t.Error("GenerateCorpus made an empty corpus")
+	if _, err := Generate(cards.Standard52, ShuffleGenerator{shuffle.Uniform{}}, 1, 0); err == nil {
+		t.Error("Generate made an empty corpus")
 	}
 }
 
 func TestWriteCorpusFileAtomic(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "c.txt")
-	c, err := GenerateCorpus(Set64, ShuffleGenerator{Uniform{}}, 1, 3)
+	c, err := Generate(cards.Set64, ShuffleGenerator{shuffle.Uniform{}}, 1, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteCorpusFile(path, c); err != nil {
+	if err := WriteFile(path, c); err != nil {
 		t.Fatal(err)
 	}
 	entries, _ := os.ReadDir(dir)
@@ -368,15 +366,15 @@ func TestWriteCorpusFileAtomic(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	back, err := ReadCorpus(f, path)
+	back, err := Read(f, path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(c.Decks, back.Decks); diff != "" {
 		t.Error(diff)
 	}
-	bad := &Corpus{Kind: Standard52, Decks: [][]int{{1, 2}}}
-	if err := WriteCorpusFile(filepath.Join(dir, "bad.txt"), bad); err == nil {
+	bad := &Corpus{Kind: cards.Standard52, Decks: [][]int{{1, 2}}}
+	if err := WriteFile(filepath.Join(dir, "bad.txt"), bad); err == nil {
 		t.Error("a 2-card deck was written")
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
@@ -384,24 +382,24 @@ func TestWriteCorpusFileAtomic(t *testing.T) {
 	}
 }
 
-// FuzzReadCorpus: whatever ReadCorpus accepts, it writes back as a file that
+// FuzzReadCorpus: whatever Read accepts, it writes back as a file that
 // reads to the same corpus and writes to the same bytes.
 func FuzzReadCorpus(f *testing.F) {
-	c, _ := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 1, 2)
+	c, _ := Generate(cards.Standard52, ShuffleGenerator{shuffle.Uniform{}}, 1, 2)
 	b, _ := c.MarshalText()
 	f.Add(string(b))
 	c.RankOnly = true
 	b, _ = c.MarshalText()
 	f.Add(string(b))
-	for _, k := range []Kind{TCG60, Set64} {
-		c, _ := GenerateCorpus(k, ShuffleGenerator{Uniform{}}, 1, 2)
+	for _, k := range []cards.Kind{cards.TCG60, cards.Set64} {
+		c, _ := Generate(k, ShuffleGenerator{shuffle.Uniform{}}, 1, 2)
 		b, _ := c.MarshalText()
 		f.Add(string(b))
 	}
 	f.Add(freshLine + "\n# note\n\n" + strings.ToLower(freshLine))
-	f.Add("# kind set64\n" + Set64.FormatDeck(Set64.NewDeck()))
+	f.Add("# kind set64\n" + cards.Set64.FormatDeck(cards.Set64.NewDeck()))
 	f.Fuzz(func(t *testing.T, in string) {
-		c1, err := ReadCorpus(strings.NewReader(in), "fuzz")
+		c1, err := Read(strings.NewReader(in), "fuzz")
 		if err != nil {
 			return
 		}
@@ -409,7 +407,7 @@ func FuzzReadCorpus(f *testing.F) {
 		if err != nil {
 			t.Fatalf("accepted input does not write: %v", err)
 		}
-		c2, err := ReadCorpus(bytes.NewReader(b1), "again")
+		c2, err := Read(bytes.NewReader(b1), "again")
 		if err != nil {
 			t.Fatalf("written corpus does not read: %v\n%s", err, b1)
 		}
@@ -444,7 +442,7 @@ func hexSum(b []byte) string {
 
 // uniformFile is a 30,000-deck uniform corpus file, the size of the shipped one.
 func uniformFile(b *testing.B) []byte {
-	c, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 20021001, 30000)
+	c, err := Generate(cards.Standard52, ShuffleGenerator{shuffle.Uniform{}}, 20021001, 30000)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -476,7 +474,7 @@ func BenchmarkReadCorpus(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := ReadCorpus(bytes.NewReader(data), "bench"); err != nil {
+		if _, err := Read(bytes.NewReader(data), "bench"); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -486,9 +484,46 @@ func BenchmarkReadCorpus(b *testing.B) {
 func BenchmarkGenerateCorpus(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := GenerateCorpus(Standard52, ShuffleGenerator{Uniform{}}, 1, 30000); err != nil {
+		if _, err := Generate(cards.Standard52, ShuffleGenerator{shuffle.Uniform{}}, 1, 30000); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(30000)*float64(b.N)/b.Elapsed().Seconds(), "decks/s")
+}
+
+// TestAdjustZero: with adjust 0 nothing is exchanged. Interleaved, the deal is
+// the uniform deck itself (the decks of "shuffle U" with the same seed);
+// gathered by hands it is those hands, as dealt.
+func TestAdjustZero(t *testing.T) {
+	p := shuffle.DefaultParams()
+	u, err := Generate(cards.Standard52, ShuffleGenerator{shuffle.Uniform{}}, 99, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, players := range []int{3, 4, 5} {
+		g, err := ParseGenerator(fmt.Sprintf("deal players=%d,adjust=0,target=both,gather=interleave", players), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := Generate(cards.Standard52, g, 99, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(u.Decks, c.Decks); diff != "" {
+			t.Errorf("%d players, interleave: adjust 0 differs from shuffle U:\n%s", players, diff)
+		}
+		g, _ = ParseGenerator(fmt.Sprintf("deal players=%d,adjust=0,target=pairs", players), p)
+		c, _ = Generate(cards.Standard52, g, 99, 50)
+		for j, d := range u.Decks {
+			var want []int
+			for pl := range players {
+				for k := pl; k < 52; k += players {
+					want = append(want, d[k])
+				}
+			}
+			if !slices.Equal(want, c.Decks[j]) {
+				t.Fatalf("%d players, hands: deck %d is not the dealt hands in order", players, j+1)
+			}
+		}
+	}
 }

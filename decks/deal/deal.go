@@ -1,4 +1,7 @@
-package decks
+// Package deal deals a 52-card deck to 3..5 players, adjusts the hands toward
+// or away from pairs, runs or suits (Shimosawa & Arakawa), measures them, and
+// gathers them back into a stock.
+package deal
 
 import (
 	"fmt"
@@ -7,6 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/calcsol/calcsol/decks/cards"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 // Deal generators (SPEC §7, seed 002; docs/corpora.md "Deal generators").
@@ -173,9 +179,9 @@ func ParseCount(s string) (Count, error) {
 	return 0, fmt.Errorf("count=%s: want proposals or swaps", s)
 }
 
-// DealSpec is a deal generator (SPEC §7). It implements Generator for
+// Spec is a deal generator (SPEC §7). It implements Generator for
 // standard52.
-type DealSpec struct {
+type Spec struct {
 	Players int    // 3..5
 	Adjust  int    // −100..100: exchanges; > 0 more biased, < 0 less, 0 none
 	Target  Target // what the exchanges optimise
@@ -183,20 +189,20 @@ type DealSpec struct {
 	Count   Count  // what Adjust counts: proposed exchanges (default) or swaps
 }
 
-// DefaultDealSpec is players=4,adjust=0,target=pairs,gather=hands.
-func DefaultDealSpec() DealSpec {
-	return DealSpec{Players: 4, Adjust: 0, Target: Target{Objectives: []Objective{Pairs}}, Gather: GatherHands}
+// DefaultSpec is players=4,adjust=0,target=pairs,gather=hands.
+func DefaultSpec() Spec {
+	return Spec{Players: 4, Adjust: 0, Target: Target{Objectives: []Objective{Pairs}}, Gather: GatherHands}
 }
 
-// ParseDealSpec reads comma-separated key=value settings, each optional
-// (defaults from DefaultDealSpec), each at most once:
+// ParseSpec reads comma-separated key=value settings, each optional
+// (defaults from DefaultSpec), each at most once:
 //
 //	players=3..5  adjust=-100..100  target=TARGET (see ParseTarget)  gather=hands|interleave
 //	count=proposals|swaps
 //
 // e.g. "players=4,adjust=50,target=pairs". Spaces around items are ignored.
-func ParseDealSpec(s string) (DealSpec, error) {
-	d := DefaultDealSpec()
+func ParseSpec(s string) (Spec, error) {
+	d := DefaultSpec()
 	seen := map[string]bool{}
 	if strings.TrimSpace(s) == "" {
 		return d, nil
@@ -256,7 +262,7 @@ func ParseDealSpec(s string) (DealSpec, error) {
 // written only when it is not the default ("…,count=swaps"), so that the
 // specs written before count existed stay canonical:
 // "players=4,adjust=50,target=pairs,gather=hands".
-func (d DealSpec) String() string {
+func (d Spec) String() string {
 	s := fmt.Sprintf("players=%d,adjust=%d,target=%s,gather=%s", d.Players, d.Adjust, d.Target, d.Gather)
 	if d.Count != CountProposals {
 		s += ",count=" + d.Count.String()
@@ -265,7 +271,7 @@ func (d DealSpec) String() string {
 }
 
 // Validate checks the ranges of d.
-func (d DealSpec) Validate() error {
+func (d Spec) Validate() error {
 	if d.Players < MinPlayers || d.Players > MaxPlayers {
 		return fmt.Errorf("deal: %d players, want %d..%d", d.Players, MinPlayers, MaxPlayers)
 	}
@@ -284,26 +290,26 @@ func (d DealSpec) Validate() error {
 	return nil
 }
 
-// Spec implements Generator: "deal " and the canonical spec.
-func (d DealSpec) Spec() string { return "deal " + d.String() }
+// Spec implements corpus.Generator: "deal " and the canonical spec.
+func (d Spec) Spec() string { return "deal " + d.String() }
 
-// Supports implements Generator: deals are of standard52 decks.
-func (d DealSpec) Supports(k Kind) bool { return k == Standard52 }
+// Supports implements corpus.Generator: deals are of standard52 decks.
+func (d Spec) Supports(k cards.Kind) bool { return k == cards.Standard52 }
 
-// Generate implements Generator: shuffle deck uniformly with r, deal,
+// Generate implements corpus.Generator: shuffle deck uniformly with r, deal,
 // adjust, gather back into deck.
-func (d DealSpec) Generate(deck []int, r *rand.Rand) {
-	Uniform{}.Shuffle(deck, r)
-	t := NewDealTable(deck, d.Players)
+func (d Spec) Generate(deck []int, r *rand.Rand) {
+	shuffle.Uniform{}.Shuffle(deck, r)
+	t := NewTable(deck, d.Players)
 	if d.Adjust != 0 {
 		t.AdjustCount(d.Adjust, d.Target, d.Count, ExchangeRand(deck))
 	}
 	t.Gather(deck, d.Gather)
 }
 
-// DealTable is a deal in progress: the players' hands and, for the exchanges,
+// Table is a deal in progress: the players' hands and, for the exchanges,
 // each hand's rank counts and per-suit rank masks.
-type DealTable struct {
+type Table struct {
 	Hands [][]int // Hands[p] is player p's hand (0-based players), slots in deal order
 	count [MaxPlayers][13]int8
 	suit  [MaxPlayers][4]uint16 // bit r set when the hand holds rank r+1 of the suit
@@ -314,10 +320,10 @@ type DealTable struct {
 	cand  [][2]int8 // scratch: the candidate swaps (slots) of an exchange
 }
 
-// NewDealTable deals the standard52 stock round-robin to players players: card
+// NewTable deals the standard52 stock round-robin to players players: card
 // k (0-based from the top) goes to player k mod players.
-func NewDealTable(stock []int, players int) *DealTable {
-	t := &DealTable{Hands: make([][]int, players)}
+func NewTable(stock []int, players int) *Table {
+	t := &Table{Hands: make([][]int, players)}
 	for p := range t.Hands {
 		t.Hands[p] = make([]int, 0, (len(stock)+players-1)/players)
 	}
@@ -329,14 +335,14 @@ func NewDealTable(stock []int, players int) *DealTable {
 	return t
 }
 
-func (t *DealTable) add(p, id int) {
+func (t *Table) add(p, id int) {
 	r, s := id%13, id/13
 	t.count[p][r]++
 	t.suit[p][s] |= 1 << r
 	t.nsuit[p][s]++
 }
 
-func (t *DealTable) remove(p, id int) {
+func (t *Table) remove(p, id int) {
 	r, s := id%13, id/13
 	t.count[p][r]--
 	t.suit[p][s] &^= 1 << r
@@ -350,7 +356,7 @@ func neighbours(mask uint16, r int) int {
 
 // delta is the change of objective o for player p giving card give and
 // receiving card get.
-func (t *DealTable) delta(o Objective, p, give, get int) int {
+func (t *Table) delta(o Objective, p, give, get int) int {
 	ra, sa := give%13, give/13
 	rb, sb := get%13, get/13
 	switch o {
@@ -399,7 +405,7 @@ func (g *gain) improves() bool {
 	return false
 }
 
-func (t *DealTable) gain(tg Target, sign, i, x, j, y int) gain {
+func (t *Table) gain(tg Target, sign, i, x, j, y int) gain {
 	var g gain
 	g.n = 1
 	if tg.Priority {
@@ -418,7 +424,7 @@ func (t *DealTable) gain(tg Target, sign, i, x, j, y int) gain {
 // Exchange makes the next exchange toward tg (sign +1: increase, −1:
 // decrease), drawing the partner and the two slots from r, and reports
 // whether the cards were swapped.
-func (t *DealTable) Exchange(tg Target, sign int, r *rand.Rand) bool {
+func (t *Table) Exchange(tg Target, sign int, r *rand.Rand) bool {
 	P := len(t.Hands)
 	i := t.next % P
 	t.next++
@@ -439,7 +445,7 @@ func (t *DealTable) Exchange(tg Target, sign int, r *rand.Rand) bool {
 
 // Adjust makes |adjust| exchanges toward tg, drawing from r: more biased
 // for adjust > 0, less for adjust < 0.
-func (t *DealTable) Adjust(adjust int, tg Target, r *rand.Rand) {
+func (t *Table) Adjust(adjust int, tg Target, r *rand.Rand) {
 	sign, n := 1, adjust
 	if adjust < 0 {
 		sign, n = -1, -adjust
@@ -452,7 +458,7 @@ func (t *DealTable) Adjust(adjust int, tg Target, r *rand.Rand) {
 // AdjustCount is Adjust with |adjust| read as count says: proposed
 // exchanges (Adjust), or exchanges that swapped cards, proposing at most
 // MaxProposals in all.
-func (t *DealTable) AdjustCount(adjust int, tg Target, count Count, r *rand.Rand) {
+func (t *Table) AdjustCount(adjust int, tg Target, count Count, r *rand.Rand) {
 	if count != CountSwaps {
 		t.Adjust(adjust, tg, r)
 		return
@@ -467,7 +473,7 @@ func (t *DealTable) AdjustCount(adjust int, tg Target, count Count, r *rand.Rand
 }
 
 // Proposals is the number of exchanges proposed so far.
-func (t *DealTable) Proposals() int { return t.next }
+func (t *Table) Proposals() int { return t.next }
 
 // ExchangeRand returns the generator the exchanges of a deal draw from:
 // NewRand of the FNV-1a hash (64 bits) of the dealt stock's identities, one
@@ -481,11 +487,11 @@ func ExchangeRand(stock []int) *rand.Rand {
 		h ^= uint64(byte(id))
 		h *= 1099511628211
 	}
-	return NewRand(h)
+	return shuffle.NewRand(h)
 }
 
 // Gather writes the hands back into stock (len 52) in order g.
-func (t *DealTable) Gather(stock []int, g Gather) {
+func (t *Table) Gather(stock []int, g Gather) {
 	k := 0
 	if g == GatherInterleave {
 		P := len(t.Hands)
@@ -550,8 +556,8 @@ func MeasureHand(hand []int) HandStats {
 	return st
 }
 
-// DealMeans are per-hand means of HandStats over many deals.
-type DealMeans struct {
+// Means are per-hand means of HandStats over many deals.
+type Means struct {
 	Adjust                            int
 	Deals, Hands                      int
 	Swaps                             float64 // mean exchanges per deal that swapped cards
@@ -560,19 +566,19 @@ type DealMeans struct {
 	Links, PairScore, SuitSq, TopSuit float64
 }
 
-// DealStats deals `deals` decks to `players` players and, for every value in
+// Stats deals `deals` decks to `players` players and, for every value in
 // adjusts, adjusts each deal toward tg and averages the hands' measures. The
-// decks are those of "shuffle U" with seed (one NewRand(seed) consumed in
+// decks are those of "shuffle U" with seed (one shuffle.NewRand(seed) consumed in
 // deal order), and every adjust value starts from the same deals, so the
 // values are compared on common decks. Since an adjustment of k exchanges is
 // the first k exchanges of a longer one, each deal is adjusted once per sign.
-func DealStats(players int, tg Target, adjusts []int, deals int, seed uint64) ([]DealMeans, error) {
-	return DealStatsCount(players, tg, adjusts, CountProposals, deals, seed)
+func Stats(players int, tg Target, adjusts []int, deals int, seed uint64) ([]Means, error) {
+	return StatsCount(players, tg, adjusts, CountProposals, deals, seed)
 }
 
-// DealStatsCount is DealStats with the adjust values read as count says
-// (see DealSpec.Count).
-func DealStatsCount(players int, tg Target, adjusts []int, count Count, deals int, seed uint64) ([]DealMeans, error) {
+// StatsCount is Stats with the adjust values read as count says
+// (see Spec.Count).
+func StatsCount(players int, tg Target, adjusts []int, count Count, deals int, seed uint64) ([]Means, error) {
 	if players < MinPlayers || players > MaxPlayers {
 		return nil, fmt.Errorf("%d players, want %d..%d", players, MinPlayers, MaxPlayers)
 	}
@@ -596,13 +602,13 @@ func DealStatsCount(players int, tg Target, adjusts []int, count Count, deals in
 		links, pairScore, suitSq, topSuit int
 	}
 	sums := make([]acc, len(adjusts))
-	r := NewRand(seed)
+	r := shuffle.NewRand(seed)
 	stock := make([]int, 52)
 	for range deals {
 		for i := range stock {
 			stock[i] = i
 		}
-		Uniform{}.Shuffle(stock, r)
+		shuffle.Uniform{}.Shuffle(stock, r)
 		for _, sign := range []int{1, -1} {
 			// The adjust values of this sign (and 0 with the positive ones), by size.
 			var idx []int
@@ -612,7 +618,7 @@ func DealStatsCount(players int, tg Target, adjusts []int, count Count, deals in
 				}
 			}
 			slices.SortFunc(idx, func(x, y int) int { return sign*adjusts[x] - sign*adjusts[y] })
-			t := NewDealTable(stock, players)
+			t := NewTable(stock, players)
 			ex := ExchangeRand(stock)
 			done := 0
 			for _, i := range idx {
@@ -644,10 +650,10 @@ func DealStatsCount(players int, tg Target, adjusts []int, count Count, deals in
 			}
 		}
 	}
-	out := make([]DealMeans, len(adjusts))
+	out := make([]Means, len(adjusts))
 	for i, s := range sums {
 		hands := float64(deals * players)
-		out[i] = DealMeans{
+		out[i] = Means{
 			Adjust: adjusts[i], Deals: deals, Hands: deals * players,
 			Swaps:     float64(s.swaps) / float64(deals),
 			Proposals: float64(s.proposals) / float64(deals),

@@ -1,4 +1,4 @@
-package decks
+package shuffle
 
 import (
 	"errors"
@@ -714,7 +714,7 @@ func Permutation(deck []int) []int {
 	}
 	for j, c := range deck {
 		if c < 0 || c >= len(deck) || pi[c] >= 0 {
-			panic(fmt.Sprintf("decks.Permutation: %v is not a permutation", deck))
+			panic(fmt.Sprintf("shuffle.Permutation: %v is not a permutation", deck))
 		}
 		pi[c] = j
 	}

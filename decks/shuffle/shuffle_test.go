@@ -1,4 +1,4 @@
-package decks
+package shuffle
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/calcsol/calcsol/internal/golden"
 )
 
 // piOneBased returns π of SPEC §5 (1-based: π(i) = where card i ends).
@@ -243,7 +245,7 @@ func TestShuffleGolden(t *testing.T) {
 		f.Shuffle(deck, NewRand(5))
 		got = fmt.Appendf(got, "R a=%d drop=%v n=20 seed 5: %v\n", f.Packets, f.Drop, deck)
 	}
-	checkShuffleGolden(t, "shuffle/models.golden", got)
+	golden.Check(t, "testdata/models.golden", got)
 }
 
 // TestUniformPositions: under U each card is at each position with

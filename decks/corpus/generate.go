@@ -1,8 +1,11 @@
-package decks
+package corpus
 
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/calcsol/calcsol/decks/cards"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 // Generator makes the decks of a corpus from fresh decks.
@@ -11,7 +14,7 @@ type Generator interface {
 	// "deal players=4,adjust=50,target=pairs". ParseGenerator reads it back.
 	Spec() string
 	// Supports reports whether the generator can make decks of kind k.
-	Supports(k Kind) bool
+	Supports(k cards.Kind) bool
 	// Generate turns deck, a fresh deck (identities 0..n-1 in order), into
 	// the next deck of the corpus in place, drawing randomness from r only.
 	Generate(deck []int, r *rand.Rand)
@@ -19,23 +22,23 @@ type Generator interface {
 
 // ShuffleGenerator makes each deck by applying a shuffle (a Sequence, SPEC §5)
 // to a fresh deck. Its spec is "shuffle " followed by the sequence.
-type ShuffleGenerator struct{ Shuffle Shuffler }
+type ShuffleGenerator struct{ Shuffle shuffle.Shuffler }
 
 // Spec implements Generator.
 func (g ShuffleGenerator) Spec() string { return "shuffle " + g.Shuffle.String() }
 
 // Supports implements Generator: a shuffle works on any deck.
-func (g ShuffleGenerator) Supports(Kind) bool { return true }
+func (g ShuffleGenerator) Supports(cards.Kind) bool { return true }
 
 // Generate implements Generator.
 func (g ShuffleGenerator) Generate(deck []int, r *rand.Rand) { g.Shuffle.Shuffle(deck, r) }
 
-// GenerateCorpus makes count ≥ 1 decks of kind k. One generator NewRand(seed) is
+// Generate makes count ≥ 1 decks of kind k. One generator shuffle.NewRand(seed) is
 // consumed in deck order: deck 1 is made from a fresh deck with the first
 // numbers it yields, deck 2 continues where deck 1 stopped, and so on. So deck
 // j depends on every deck before it, and the same kind, generator spec and
 // seed give the same corpus, byte for byte, on every machine.
-func GenerateCorpus(k Kind, g Generator, seed uint64, count int) (*Corpus, error) {
+func Generate(k cards.Kind, g Generator, seed uint64, count int) (*Corpus, error) {
 	if !k.Valid() {
 		return nil, fmt.Errorf("invalid deck kind %d", uint8(k))
 	}
@@ -46,7 +49,7 @@ func GenerateCorpus(k Kind, g Generator, seed uint64, count int) (*Corpus, error
 		return nil, fmt.Errorf("count %d: want at least 1 deck", count)
 	}
 	n := k.Size()
-	r := NewRand(seed)
+	r := shuffle.NewRand(seed)
 	flat := make([]int, count*n)
 	c := &Corpus{Kind: k, Generator: g.Spec(), Seed: seed, Decks: make([][]int, count)}
 	for j := range c.Decks {

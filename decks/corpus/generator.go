@@ -1,8 +1,12 @@
-package decks
+package corpus
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/calcsol/calcsol/decks/cards"
+	"github.com/calcsol/calcsol/decks/deal"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 // ParseGenerator reads a generator spec as written in a corpus header:
@@ -10,26 +14,26 @@ import (
 //	shuffle SEQUENCE   a shuffle sequence of SPEC §5 ("shuffle U", "shuffle HDHRDHH"),
 //	                   its models built from p
 //	deal SPEC          a deal generator of SPEC §7 ("deal players=4,adjust=50,target=pairs"),
-//	                   see ParseDealSpec
-func ParseGenerator(spec string, p Params) (Generator, error) {
+//	                   see deal.ParseSpec
+func ParseGenerator(spec string, p shuffle.Params) (Generator, error) {
 	word, rest, _ := strings.Cut(strings.TrimSpace(spec), " ")
 	rest = strings.TrimSpace(rest)
 	switch word {
 	case "shuffle":
-		seq, err := ParseSequence(rest, p)
+		seq, err := shuffle.ParseSequence(rest, p)
 		if err != nil {
 			return nil, err
 		}
 		return ShuffleGenerator{seq}, nil
 	case "deal":
-		return ParseDealSpec(rest)
+		return deal.ParseSpec(rest)
 	}
 	return nil, fmt.Errorf("generator %q: want \"shuffle SEQUENCE\" or \"deal SPEC\"", spec)
 }
 
 // Regenerate makes the corpus that c's header names: same kind, generator
 // spec (its shuffle models built from p) and seed, as many decks as c holds.
-func Regenerate(c *Corpus, p Params) (*Corpus, error) {
+func Regenerate(c *Corpus, p shuffle.Params) (*Corpus, error) {
 	if c.Generator == "" {
 		return nil, fmt.Errorf("no generator in the header: nothing to regenerate from")
 	}
@@ -40,7 +44,7 @@ func Regenerate(c *Corpus, p Params) (*Corpus, error) {
 		}
 		return nil, fmt.Errorf("generator %q: %w", c.Generator, err)
 	}
-	out, err := GenerateCorpus(c.Kind, g, c.Seed, len(c.Decks))
+	out, err := Generate(c.Kind, g, c.Seed, len(c.Decks))
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +56,7 @@ func Regenerate(c *Corpus, p Params) (*Corpus, error) {
 // nil when every deck line is what the generator makes. The reader has
 // already checked the count and the checksum of the file. For a rank-only
 // corpus only the ranks are compared, since the suits were not written.
-func Verify(c *Corpus, p Params) error {
+func Verify(c *Corpus, p shuffle.Params) error {
 	want, err := Regenerate(c, p)
 	if err != nil {
 		return err
@@ -78,7 +82,7 @@ func Verify(c *Corpus, p Params) error {
 
 func (c *Corpus) cardString(id int) string {
 	if c.RankOnly {
-		return string(rankChars[id%13])
+		return string(cards.RankOf(id).String()[0])
 	}
 	return c.Kind.FormatCard(id)
 }

@@ -1,4 +1,4 @@
-package decks
+package cards
 
 import (
 	"strings"
@@ -40,13 +40,13 @@ func TestFormatCard(t *testing.T) {
 }
 
 func TestStandard52Identity(t *testing.T) {
-	// SPEC §8: identity i is rank (i%13)+1 of suit "SHDC"[i/13].
+	// Identity i is rank (i%13)+1 of suit "SHDC"[i/13].
 	for i := range 52 {
-		if Rank(i) != Rank(Card(Rank(i), Suit(i))) || Card(Rank(i), Suit(i)) != i {
-			t.Fatalf("identity %d does not round-trip through Rank/Suit/Card", i)
+		if RankOf(i) != RankOf(ID(RankOf(i), SuitOf(i))) || ID(RankOf(i), SuitOf(i)) != i {
+			t.Fatalf("identity %d does not round-trip through RankOf/SuitOf/ID", i)
 		}
 		c := Standard52.FormatCard(i)
-		if c[0] != Rank(i).String()[0] || c[1] != "SHDC"[i/13] {
+		if c[0] != RankOf(i).String()[0] || c[1] != "SHDC"[i/13] {
 			t.Errorf("card %d written %s", i, c)
 		}
 	}

@@ -1,6 +1,10 @@
-package decks
+package corpus
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/calcsol/calcsol/decks/shuffle"
+)
 
 // FuzzParseGenerator: a generator spec that parses has a canonical form
 // (Spec) that parses to a generator with the same Spec, and that canonical
@@ -13,7 +17,7 @@ func FuzzParseGenerator(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	p := DefaultParams()
+	p := shuffle.DefaultParams()
 	f.Fuzz(func(t *testing.T, spec string) {
 		g, err := ParseGenerator(spec, p)
 		if err != nil {
