@@ -110,3 +110,19 @@ func ExampleOpen() {
 	fmt.Println(len(ds), "decks; the first:", ds[0].String())
 	// Output: 30000 decks; the first: 5269Q34J4898002878A572AJ4937A709KQKK5Q3AQ504K326J66J
 }
+
+// Bytes shares one copy of a corpus between calls, as it says: the default
+// corpus is 4.7 MB.
+func TestBytesShared(t *testing.T) {
+	a, err := corpora.Bytes(corpora.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := corpora.Bytes(corpora.Default + ".txt")
+	if &a[0] != &b[0] {
+		t.Error("two calls returned two copies")
+	}
+	if allocs := testing.AllocsPerRun(5, func() { corpora.Bytes(corpora.Default) }); allocs > 1 {
+		t.Errorf("%v allocations per call", allocs)
+	}
+}
