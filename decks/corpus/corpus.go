@@ -64,6 +64,9 @@ type Corpus struct {
 	// GeneratorLine is the line of the "# generator" line in the file
 	// Read read (0 otherwise), for messages about the generator.
 	GeneratorLine int
+	// HeaderCount and HeaderChecksum report whether the file Read read had a
+	// "# count" and a "# sha256" line (Read checks them against the decks).
+	HeaderCount, HeaderChecksum bool
 }
 
 // ParseError is a malformed corpus: the file's name, the 1-based line (0 when
@@ -274,6 +277,11 @@ func Read(r io.Reader, name string) (*Corpus, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Parse(data, name)
+}
+
+// Parse is Read of a corpus file's bytes; it does not keep data.
+func Parse(data []byte, name string) (*Corpus, error) {
 	c := &Corpus{}
 	var flat []int
 	// Size the backing array once: the deck lines are at least 2 bytes per card.
@@ -289,6 +297,7 @@ func Read(r io.Reader, name string) (*Corpus, error) {
 		return nil, err
 	}
 	c.Kind, c.Generator, c.Seed, c.Checksum, c.GeneratorLine = h.kind, h.generator, h.seed, sum, h.genLine
+	c.HeaderCount, c.HeaderChecksum = h.countLine != 0, h.sumLine != 0
 	n := h.kind.Size()
 	c.Decks = make([][]int, len(flat)/n)
 	for i := range c.Decks {
@@ -305,6 +314,11 @@ func ReadCalculationDecks(r io.Reader, name string) ([]solver.Deck, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseCalculationDecks(data, name)
+}
+
+// ParseCalculationDecks is ReadCalculationDecks of a corpus file's bytes.
+func ParseCalculationDecks(data []byte, name string) ([]solver.Deck, error) {
 	var out []solver.Deck
 	var kindErr error
 	h, _, err := scanCorpus(data, name, true, func(ids []int, _ bool) error {
@@ -385,18 +399,24 @@ func (c *Corpus) MarshalText() ([]byte, error) {
 		body = append(body, '\n')
 	}
 	sum := sha256.Sum256(body)
-	var b bytes.Buffer
-	b.Grow(len(body) + 256)
-	fmt.Fprintf(&b, "# format %s %d\n", FormatName, FormatVersion)
-	fmt.Fprintf(&b, "# kind %s\n", c.Kind.Name())
-	if c.Generator != "" {
-		fmt.Fprintf(&b, "# generator %s\n", c.Generator)
-		fmt.Fprintf(&b, "# seed %d\n", c.Seed)
+	b := make([]byte, 0, len(body)+256)
+	b, _ = appendHeader(b, c.Kind, c.Generator, c.Seed, len(c.Decks), hex.EncodeToString(sum[:]))
+	return append(b, body...), nil
+}
+
+// appendHeader appends the header WriteCorpus writes, and returns the offset
+// of the checksum's 64 hex digits in it.
+func appendHeader(b []byte, k cards.Kind, generator string, seed uint64, count int, sum string) ([]byte, int) {
+	b = fmt.Appendf(b, "# format %s %d\n", FormatName, FormatVersion)
+	b = fmt.Appendf(b, "# kind %s\n", k.Name())
+	if generator != "" {
+		b = fmt.Appendf(b, "# generator %s\n", generator)
+		b = fmt.Appendf(b, "# seed %d\n", seed)
 	}
-	fmt.Fprintf(&b, "# count %d\n", len(c.Decks))
-	fmt.Fprintf(&b, "# sha256 %s\n", hex.EncodeToString(sum[:]))
-	b.Write(body)
-	return b.Bytes(), nil
+	b = fmt.Appendf(b, "# count %d\n", count)
+	b = append(b, "# sha256 "...)
+	at := len(b)
+	return append(append(b, sum...), '\n'), at
 }
 
 // Write writes c to w as a corpus file.

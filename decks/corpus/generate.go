@@ -1,8 +1,14 @@
 package corpus
 
 import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/calcsol/calcsol/decks/cards"
 	"github.com/calcsol/calcsol/decks/shuffle"
@@ -20,8 +26,9 @@ type Generator interface {
 	Generate(deck []int, r *rand.Rand)
 }
 
-// ShuffleGenerator makes each deck by applying a shuffle (a Sequence, SPEC §5)
-// to a fresh deck. Its spec is "shuffle " followed by the sequence.
+// ShuffleGenerator makes each deck by applying a shuffle (a sequence of
+// shuffle models) to a fresh deck. Its spec is "shuffle " followed by the
+// sequence.
 type ShuffleGenerator struct{ Shuffle shuffle.Shuffler }
 
 // Spec implements Generator.
@@ -33,32 +40,129 @@ func (g ShuffleGenerator) Supports(cards.Kind) bool { return true }
 // Generate implements Generator.
 func (g ShuffleGenerator) Generate(deck []int, r *rand.Rand) { g.Shuffle.Shuffle(deck, r) }
 
-// Generate makes count ≥ 1 decks of kind k. One generator shuffle.NewRand(seed) is
-// consumed in deck order: deck 1 is made from a fresh deck with the first
-// numbers it yields, deck 2 continues where deck 1 stopped, and so on. So deck
-// j depends on every deck before it, and the same kind, generator spec and
-// seed give the same corpus, byte for byte, on every machine.
-func Generate(k cards.Kind, g Generator, seed uint64, count int) (*Corpus, error) {
-	if !k.Valid() {
-		return nil, fmt.Errorf("invalid deck kind %d", uint8(k))
+// MaxCount is the most decks one corpus may hold.
+const MaxCount = 1_000_000_000
+
+// Spec says which corpus to make: Count decks of Kind made by Generator
+// from Seed, written rank-only when RankOnly (standard52 only).
+type Spec struct {
+	Kind      cards.Kind
+	Generator Generator
+	Seed      uint64
+	Count     int
+	RankOnly  bool
+}
+
+// Validate checks the spec before anything is generated.
+func (s Spec) Validate() error {
+	switch {
+	case !s.Kind.Valid():
+		return fmt.Errorf("invalid deck kind %d", uint8(s.Kind))
+	case s.Generator == nil:
+		return fmt.Errorf("no generator")
+	case !s.Generator.Supports(s.Kind):
+		return fmt.Errorf("generator %q cannot make %s decks", s.Generator.Spec(), s.Kind.Name())
+	case s.Count < 1 || s.Count > MaxCount:
+		return fmt.Errorf("count %d: want 1..%d decks", s.Count, MaxCount)
+	case s.RankOnly && s.Kind != cards.Standard52:
+		return fmt.Errorf("rank-only lines need standard52, not %s", s.Kind.Name())
+	case strings.ContainsAny(s.Generator.Spec(), "\r\n"):
+		return fmt.Errorf("generator %q spans lines", s.Generator.Spec())
 	}
-	if !g.Supports(k) {
-		return nil, fmt.Errorf("generator %q cannot make %s decks", g.Spec(), k.Name())
-	}
-	if count < 1 {
-		return nil, fmt.Errorf("count %d: want at least 1 deck", count)
-	}
-	n := k.Size()
-	r := shuffle.NewRand(seed)
-	flat := make([]int, count*n)
-	c := &Corpus{Kind: k, Generator: g.Spec(), Seed: seed, Decks: make([][]int, count)}
-	for j := range c.Decks {
-		d := flat[j*n : (j+1)*n : (j+1)*n]
+	return nil
+}
+
+// each calls deck with the spec's decks in order, reusing one slice. One
+// generator shuffle.NewRand(seed) is consumed in deck order: deck 1 is made
+// from a fresh deck with the first numbers it yields, deck 2 continues where
+// deck 1 stopped, and so on. So deck j depends on every deck before it, and
+// the same kind, generator spec and seed give the same corpus, byte for
+// byte, on every machine. ctx is checked every 1024 decks.
+func (s Spec) each(ctx context.Context, deck func(j int, d []int) error) error {
+	r := shuffle.NewRand(s.Seed)
+	d := make([]int, s.Kind.Size())
+	for j := range s.Count {
+		if j%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		for i := range d {
 			d[i] = i
 		}
-		g.Generate(d, r)
-		c.Decks[j] = d
+		s.Generator.Generate(d, r)
+		if err := deck(j, d); err != nil {
+			return err
+		}
 	}
-	return c, nil
+	return nil
+}
+
+// Generate makes count ≥ 1 decks of kind k in memory (see Spec for the
+// order in which the random numbers are used). WriteGenerated writes a
+// corpus of any size without holding it.
+func Generate(k cards.Kind, g Generator, seed uint64, count int) (*Corpus, error) {
+	s := Spec{Kind: k, Generator: g, Seed: seed, Count: count}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	n := k.Size()
+	flat := make([]int, count*n)
+	c := &Corpus{Kind: k, Generator: g.Spec(), Seed: seed, Decks: make([][]int, count)}
+	err := s.each(context.Background(), func(j int, d []int) error {
+		c.Decks[j] = flat[j*n : (j+1)*n : (j+1)*n]
+		copy(c.Decks[j], d)
+		return nil
+	})
+	return c, err
+}
+
+// WriteGenerated writes the corpus file of s to w deck by deck, hashing as
+// it goes, so memory does not grow with the count; the bytes are those of
+// Write(Generate(…)). The header's checksum precedes the decks: when w is an
+// io.WriterAt (a file) it is written as zeros and filled in at the end;
+// otherwise the decks are generated twice, once to hash them and once to
+// write them. It stops with ctx's error once ctx is done. It returns the
+// checksum.
+func WriteGenerated(ctx context.Context, w io.Writer, s Spec) (string, error) {
+	if err := s.Validate(); err != nil {
+		return "", err
+	}
+	c := &Corpus{Kind: s.Kind, RankOnly: s.RankOnly}
+	var line []byte
+	hash := func(out io.Writer) error {
+		return s.each(ctx, func(_ int, d []int) error {
+			line = append(c.appendDeckLine(line[:0], d), '\n')
+			_, err := out.Write(line)
+			return err
+		})
+	}
+	wa, seekable := w.(io.WriterAt)
+	sum := strings.Repeat("0", 64)
+	if !seekable {
+		h := sha256.New()
+		if err := hash(h); err != nil {
+			return "", err
+		}
+		sum = hex.EncodeToString(h.Sum(nil))
+	}
+	header, at := appendHeader(nil, s.Kind, s.Generator.Spec(), s.Seed, s.Count, sum)
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.Write(header)
+	h := sha256.New()
+	if err := hash(io.MultiWriter(bw, h)); err != nil {
+		return "", err
+	}
+	if err := bw.Flush(); err != nil {
+		return "", err
+	}
+	got := hex.EncodeToString(h.Sum(nil))
+	if seekable {
+		if _, err := wa.WriteAt([]byte(got), int64(at)); err != nil {
+			return "", err
+		}
+	} else if got != sum {
+		return "", fmt.Errorf("generator %q made other decks the second time: it must draw only from its generator", s.Generator.Spec())
+	}
+	return got, nil
 }
