@@ -299,12 +299,19 @@ func (d Spec) Supports(k cards.Kind) bool { return k == cards.Standard52 }
 // Generate implements corpus.Generator: shuffle deck uniformly with r, deal,
 // adjust, gather back into deck.
 func (d Spec) Generate(deck []int, r *rand.Rand) {
+	d.Deal(deck, r).Gather(deck, d.Gather)
+}
+
+// Deal shuffles deck (a fresh standard52 deck) uniformly with r, deals it
+// and adjusts the hands: the deal Generate gathers. deck is left as dealt,
+// so NewTable(deck, d.Players) gives the hands before the adjustment.
+func (d Spec) Deal(deck []int, r *rand.Rand) *Table {
 	shuffle.Uniform{}.Shuffle(deck, r)
 	t := NewTable(deck, d.Players)
 	if d.Adjust != 0 {
 		t.AdjustCount(d.Adjust, d.Target, d.Count, ExchangeRand(deck))
 	}
-	t.Gather(deck, d.Gather)
+	return t
 }
 
 // Table is a deal in progress: the players' hands and, for the exchanges,
@@ -556,6 +563,45 @@ func MeasureHand(hand []int) HandStats {
 	return st
 }
 
+// FormatHand writes a standard52 hand by suit then rank, as a player holds
+// it: "A35S 9D 0JQKC".
+func FormatHand(hand []int) string {
+	var parts []string
+	for s := range 4 {
+		var b []byte
+		for r := 0; r < 13; r++ {
+			if slices.Contains(hand, s*13+r) {
+				b = append(b, cards.Standard52.FormatCard(s*13 + r)[0])
+			}
+		}
+		if len(b) > 0 {
+			parts = append(parts, string(b)+cards.Standard52.FormatCard(s * 13)[1:])
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// Adjusts lists the adjust values from, from+step, … up to to, each in
+// -MaxAdjust..MaxAdjust: the values Stats compares.
+func Adjusts(from, to, step int) ([]int, error) {
+	switch {
+	case step <= 0:
+		return nil, fmt.Errorf("step %d: want a positive step", step)
+	case from > to:
+		return nil, fmt.Errorf("from %d is above to %d", from, to)
+	case from < -MaxAdjust || to > MaxAdjust:
+		return nil, fmt.Errorf("from %d to %d: adjust values are -%d..%d", from, to, MaxAdjust, MaxAdjust)
+	}
+	var out []int
+	for a := from; a <= to; a += step {
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// MaxDeals is the most deals Stats measures in one call.
+const MaxDeals = 10_000_000
+
 // Means are per-hand means of HandStats over many deals.
 type Means struct {
 	Adjust                            int
@@ -585,8 +631,8 @@ func StatsCount(players int, tg Target, adjusts []int, count Count, deals int, s
 	if len(tg.Objectives) == 0 {
 		return nil, fmt.Errorf("no target objective")
 	}
-	if deals <= 0 {
-		return nil, fmt.Errorf("%d deals, want at least 1", deals)
+	if deals <= 0 || deals > MaxDeals {
+		return nil, fmt.Errorf("%d deals, want 1..%d", deals, MaxDeals)
 	}
 	if count != CountProposals && count != CountSwaps {
 		return nil, fmt.Errorf("invalid count %d", count)

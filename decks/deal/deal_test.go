@@ -339,3 +339,47 @@ func BenchmarkDealGenerate(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "decks/s")
 }
+
+// deal show and corpus generate --deal make the same deal: Deal, then
+// Gather, is Generate.
+func TestDealIsGenerate(t *testing.T) {
+	for _, spec := range []string{"players=4,adjust=20,target=pairs", "players=3,adjust=0,target=runs", "players=5,adjust=-30,target=runs>pairs,gather=interleave,count=swaps"} {
+		d, err := ParseSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := cards.Standard52.NewDeck()
+		d.Generate(want, shuffle.NewRand(9))
+		got := cards.Standard52.NewDeck()
+		d.Deal(got, shuffle.NewRand(9)).Gather(got, d.Gather)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: Deal+Gather %v, Generate %v", spec, got, want)
+		}
+	}
+}
+
+func TestFormatHand(t *testing.T) {
+	var hand []int
+	for _, c := range strings.Fields("KC 5S AS 0C 3S 9D") {
+		id, _ := cards.Standard52.ParseCard(c)
+		hand = append(hand, id)
+	}
+	if got, want := FormatHand(hand), "A35S 9D 0KC"; got != want {
+		t.Errorf("FormatHand = %q, want %q", got, want)
+	}
+}
+
+func TestAdjusts(t *testing.T) {
+	got, err := Adjusts(-100, 100, 50)
+	if err != nil || !slices.Equal(got, []int{-100, -50, 0, 50, 100}) {
+		t.Errorf("Adjusts(-100, 100, 50) = %v, %v", got, err)
+	}
+	for _, bad := range [][3]int{{0, 10, 0}, {10, 0, 1}, {-101, 0, 1}, {0, 101, 1}} {
+		if _, err := Adjusts(bad[0], bad[1], bad[2]); err == nil {
+			t.Errorf("Adjusts%v: no error", bad)
+		}
+	}
+	if _, err := Stats(4, Target{Objectives: []Objective{Pairs}}, []int{0}, MaxDeals+1, 1); err == nil {
+		t.Error("Stats with MaxDeals+1 deals: no error")
+	}
+}
