@@ -185,6 +185,40 @@ func Repeat(letter byte, limit int) (Term, error) {
 	return DefaultCosts().Repeat(letter, limit)
 }
 
+// RepeatAll is Repeat for each letter of methods (case ignored), or for
+// every costed letter when methods is empty: the plans of "calcsol shuffle
+// costs --repeat".
+func (c Costs) RepeatAll(methods string, limit int) ([]Term, error) {
+	if methods == "" {
+		methods = c.costed()
+	}
+	var out []Term
+	for i := range len(methods) {
+		t, err := c.Repeat(upper(methods[i]), limit)
+		if err != nil {
+			return nil, fmt.Errorf("methods %q: %w", methods, err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// TotalOrderings is the number of orderings of all the combinations.
+func TotalOrderings(combs []Combination) *big.Int {
+	total := new(big.Int)
+	for _, c := range combs {
+		total.Add(total, c.NumOrderings())
+	}
+	return total
+}
+
+func upper(l byte) byte {
+	if l >= 'a' && l <= 'z' {
+		l -= 'a' - 'A'
+	}
+	return l
+}
+
 func (c Costs) costed() string {
 	var b strings.Builder
 	for i := range len(Letters) {
@@ -229,10 +263,7 @@ func (c Costs) Maximal(methods string, limit int, oneDeal bool) ([]Combination, 
 	}
 	var free, seen []byte
 	for i := range len(methods) {
-		l := methods[i]
-		if l >= 'a' && l <= 'z' {
-			l -= 'a' - 'A'
-		}
+		l := upper(methods[i])
 		if strings.IndexByte(Letters, l) < 0 {
 			return nil, fmt.Errorf("methods %q: unknown shuffle letter %q (want some of %s)", methods, string(rune(methods[i])), Letters)
 		}
@@ -256,7 +287,7 @@ func (c Costs) Maximal(methods string, limit int, oneDeal bool) ([]Combination, 
 			return nil, fmt.Errorf("one deal: shuffle D has no time cost")
 		}
 		if d > limit {
-			return nil, nil
+			return nil, fmt.Errorf("nothing fits: the deal D alone takes %d s, more than the limit of %d s", d, limit)
 		}
 		budget -= d
 		fixed = Combination{{Letter: 'D', Count: 1}}

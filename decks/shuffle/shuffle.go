@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
+	"strings"
 )
 
 // This file holds the shuffle models of SPEC §5. Each model is a value type
@@ -728,4 +730,44 @@ func Unshuffled(n int) []int {
 		d[i] = i
 	}
 	return d
+}
+
+// Apply shuffles sets fresh decks of n cards with s, one after the other,
+// all drawing from one NewRand(seed), and calls each with the shuffled deck
+// (top first) or, with perm, its Permutation. The same arguments give the
+// same decks on every machine. It stops at the first error of each.
+func Apply(s Shuffler, n int, seed uint64, sets int, perm bool, each func([]int) error) error {
+	r := NewRand(seed)
+	for range sets {
+		deck := Unshuffled(n)
+		s.Shuffle(deck, r)
+		if perm {
+			deck = Permutation(deck)
+		}
+		if err := each(deck); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ParseMethods reads a set of distinct shuffle letters ("HRD", case
+// ignored) and returns them one per string, in the order given: the methods
+// a search combines.
+func ParseMethods(s string) ([]string, error) {
+	var names []string
+	for _, c := range strings.ToUpper(s) {
+		l := string(c)
+		if c > 'Z' || !strings.Contains(Letters, l) {
+			return nil, fmt.Errorf("methods %q: %q is not a shuffle letter of %s", s, l, Letters)
+		}
+		if slices.Contains(names, l) {
+			return nil, fmt.Errorf("methods %q: %s twice", s, l)
+		}
+		names = append(names, l)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("methods: empty")
+	}
+	return names, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -577,6 +578,49 @@ func TestDealManyPiles(t *testing.T) {
 					t.Errorf("%v n=%d: %d piles give %v, %d piles %v", order, n, d, got, n, want)
 				}
 			}
+		}
+	}
+}
+
+func TestParseMethods(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+		err  string
+	}{
+		{"HRD", []string{"H", "R", "D"}, ""},
+		{"hr", []string{"H", "R"}, ""},
+		{"HXD", nil, `"X" is not a shuffle letter`},
+		{"HRH", nil, "H twice"},
+		{"", nil, "empty"},
+		{"Hé", nil, "is not a shuffle letter"},
+	}
+	for _, tc := range tests {
+		got, err := ParseMethods(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ParseMethods(%q) error %v, want %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("ParseMethods(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+		}
+	}
+}
+
+// Apply draws all sets from one generator: the second set continues the
+// first one's numbers, and perm gives the permutation of the deck.
+func TestApply(t *testing.T) {
+	var decks, perms [][]int
+	Apply(Uniform{}, 10, 3, 2, false, func(d []int) error { decks = append(decks, slices.Clone(d)); return nil })
+	Apply(Uniform{}, 10, 3, 2, true, func(p []int) error { perms = append(perms, slices.Clone(p)); return nil })
+	r := NewRand(3)
+	for i := range 2 {
+		want := Unshuffled(10)
+		Uniform{}.Shuffle(want, r)
+		if !slices.Equal(decks[i], want) || !slices.Equal(perms[i], Permutation(want)) {
+			t.Errorf("set %d: deck %v perm %v, want %v", i, decks[i], perms[i], want)
 		}
 	}
 }
