@@ -605,7 +605,7 @@ With one method it gives the convergence curve: --methods H --m 1..100.
 				return badInput("%w", err)
 			}
 			elapsed := time.Since(start).Seconds()
-			ranked := analysis.Rank(all, emax)
+			ranked := analysis.SortByC(all, emax)
 			var rows []saSearchJSON
 			rank := 0
 			for i, r := range ranked {

@@ -436,7 +436,7 @@ func TestSearchMatchesMeasure(t *testing.T) {
 			t.Errorf("%s: search and measure differ (-measure +search):\n%s", s.Name, diff)
 		}
 	}
-	ranked := Rank(all, 0.02)
+	ranked := SortByC(all, 0.02)
 	for i := 1; i < len(ranked); i++ {
 		a, b := ranked[i-1], ranked[i]
 		if len(a.Steps) == len(b.Steps) && a.Class.White < b.Class.White {

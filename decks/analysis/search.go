@@ -3,6 +3,7 @@ package analysis
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -237,9 +238,9 @@ type Ranked struct {
 	MaxAbsE float64
 }
 
-// Rank scores each sequence against e_max and orders them by length, then
-// best first: more white cells, then smaller max|e|, then name.
-func Rank(all []Scored, emax float64) []Ranked {
+// SortByC scores each sequence against e_max and orders them by length,
+// then best first: more white cells, then smaller max|e|, then name.
+func SortByC(all []Scored, emax float64) []Ranked {
 	out := make([]Ranked, len(all))
 	for i, s := range all {
 		out[i] = Ranked{Scored: s, Class: s.Matrix.Classify(emax), MaxAbsE: s.Matrix.MaxAbsE()}
@@ -257,19 +258,27 @@ func Rank(all []Scored, emax float64) []Ranked {
 
 // ParseLengths reads a range of sequence lengths: "7" (just 7) or "1..7".
 func ParseLengths(s string) (lo, hi int, err error) {
+	return ParseRange(s, 1, math.MaxInt)
+}
+
+// ParseRange reads "k" or "k1..k2" with min ≤ k1 ≤ k2 ≤ max.
+func ParseRange(s string, min, max int) (lo, hi int, err error) {
 	a, b, isRange := strings.Cut(s, "..")
 	lo, err = strconv.Atoi(a)
 	if err != nil {
-		return 0, 0, fmt.Errorf("lengths %q: %q is not a number", s, a)
+		return 0, 0, fmt.Errorf("range %q: %q is not a number", s, a)
 	}
 	hi = lo
 	if isRange {
 		if hi, err = strconv.Atoi(b); err != nil {
-			return 0, 0, fmt.Errorf("lengths %q: %q is not a number", s, b)
+			return 0, 0, fmt.Errorf("range %q: %q is not a number", s, b)
 		}
 	}
-	if lo < 1 || hi < lo {
-		return 0, 0, fmt.Errorf("lengths %q: want 1 ≤ min ≤ max", s)
+	if lo < min || hi < lo || hi > max {
+		if max == math.MaxInt {
+			return 0, 0, fmt.Errorf("range %q: want %d ≤ min ≤ max", s, min)
+		}
+		return 0, 0, fmt.Errorf("range %q: want k or k1..k2 with %d ≤ k1 ≤ k2 ≤ %d", s, min, max)
 	}
 	return lo, hi, nil
 }
