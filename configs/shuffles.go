@@ -15,7 +15,7 @@ import (
 	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
-// shufflesYAML holds the default shuffle parameters (SPEC §5), commented
+// shufflesYAML holds the default shuffle parameters, commented
 // with their sources; it must agree with shuffle.DefaultParams.
 //
 //go:embed shuffles.yaml
@@ -267,7 +267,7 @@ func (d *shuffleDecoder) rounding(dst *shuffle.Rounding) func(*yaml.Node, string
 	}
 }
 
-// face reads down (each dealt card on top of its pile, the SPEC §5 worked
+// face reads down (each dealt card on top of its pile, the docs/shuffles-models.md worked
 // example) or up (each pile keeps the order dealt).
 func (d *shuffleDecoder) face(dst *bool) func(*yaml.Node, string) error {
 	return func(v *yaml.Node, _ string) error {

@@ -32,10 +32,10 @@ func TestParseShuffleParams(t *testing.T) {
 	}{
 		{"empty", "", func(*shuffle.Params) {}},
 		{"comment only", "# nothing\n", func(*shuffle.Params) {}},
-		{"seed 000 hindu h=5", "hindu: {mean: 5, sd: 5/6}\n", func(p *shuffle.Params) {
+		{"Nose & Fukagawa hindu h=5", "hindu: {mean: 5, sd: 5/6}\n", func(p *shuffle.Params) {
 			p.Hindu.Mean, p.Hindu.SD = 5, 5.0/6
 		}},
-		{"seed 000 deal order", "deal:\n  order: natural\n", func(p *shuffle.Params) {
+		{"Nose & Fukagawa deal order", "deal:\n  order: natural\n", func(p *shuffle.Params) {
 			p.Deal.Order = shuffle.PilesNatural
 		}},
 		{"custom deal", "deal: {piles: 3, order: [3, 1, 2]}\n", func(p *shuffle.Params) {
