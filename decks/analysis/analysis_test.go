@@ -127,7 +127,7 @@ func permutations(n int, f func([]int)) {
 	rec(0)
 }
 
-// The uniform means quoted in SPEC §6, exactly, over all 7! decks of 7.
+// The uniform means quoted in docs/shuffles-analysis.md, exactly, over all 7! decks of 7.
 func TestDeckStatisticsUniformMeans(t *testing.T) {
 	const n = 7
 	var rising, adjacent, guess, count int64
@@ -255,7 +255,7 @@ func TestChiSquareUniform(t *testing.T) {
 	}
 }
 
-// GSRKernelRat against brute force: every one of the 2^n words (SPEC §5's
+// GSRKernelRat against brute force: every one of the 2^n words (the shuffle models'
 // riffle: cut = number of A's, interleaving uniform) applied to the deck.
 func TestGSRKernelBruteForce(t *testing.T) {
 	for n := 1; n <= 7; n++ {
@@ -551,7 +551,7 @@ func TestPictures(t *testing.T) {
 	}
 }
 
-// riffleWord applies the riffle with label word w to deck d (SPEC §5's GSR
+// riffleWord applies the riffle with label word w to deck d (the shuffle models' GSR
 // riffle, enumerated): bit j of w says whether position j of the result comes
 // from packet A (0: the top c cards, c = number of 0 bits) or B (1: the rest),
 // each packet keeping its order. The 2^n words are equally likely.

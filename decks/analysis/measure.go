@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -48,6 +49,27 @@ type Options struct {
 	// Stats also gathers the per-deck statistics (rising sequences, adjacent
 	// pairs, guess score); the matrix alone is cheaper.
 	Stats bool
+	// Context, if set, stops the run with its error once it is done
+	// (checked between chunks of sets).
+	Context context.Context
+	// Progress, if set, is told how many more sets were done, from the
+	// worker goroutines, after each chunk (progress.Bar.Add fits).
+	Progress func(sets int64)
+}
+
+// stopped returns the context's error, if any.
+func (o Options) stopped() error {
+	if o.Context == nil {
+		return nil
+	}
+	return o.Context.Err()
+}
+
+// done reports sets done to Progress.
+func (o Options) done(sets int64) {
+	if o.Progress != nil {
+		o.Progress(sets)
+	}
 }
 
 func (o Options) check() error {
@@ -75,7 +97,7 @@ func (o Options) workers() int {
 type Result struct {
 	Matrix *Matrix
 	// First is the permutation of set 0 (First[j] = card at position j+1),
-	// the "one trial" picture of seed 000.
+	// the "one trial" picture of Nose & Fukagawa.
 	First []int
 	// Sums of the per-deck statistics over all sets (Options.Stats only).
 	Rising, Adjacent, Guess DeckStats
@@ -219,6 +241,10 @@ func Measure(newShuffler NewShuffler, o Options) (*Result, error) {
 				if c >= chunks {
 					break
 				}
+				if err := o.stopped(); err != nil {
+					p.err = err
+					return
+				}
 				lo := c * chunkSize
 				hi := min(lo+chunkSize, o.Sets)
 				for i := lo; i < hi; i++ {
@@ -241,6 +267,7 @@ func Measure(newShuffler NewShuffler, o Options) (*Result, error) {
 						p.guess.add(guessScore(w.deck, w.seen))
 					}
 				}
+				o.done(hi - lo)
 			}
 			p.counts = w.counts
 		}()

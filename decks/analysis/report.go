@@ -140,3 +140,56 @@ func Top(ranked []Ranked, top int) []Placed {
 	}
 	return out
 }
+
+// Exact is the exact result for k GSR riffles of n cards: the total
+// variation distance to uniform (Bayer & Diaconis) and, when asked for, the
+// single-card position matrix scored against e_max.
+type Exact struct {
+	N  int     `json:"n"`
+	K  int     `json:"k"`
+	TV float64 `json:"tv"`
+	// With the matrix: the exact single-card position matrix after k riffles.
+	MaxAbsE *float64 `json:"max_abs_e,omitempty"`
+	Emax    *float64 `json:"emax,omitempty"`
+	C       *float64 `json:"C,omitempty"`
+	White   *int     `json:"white,omitempty"`
+
+	// Probabilities are the matrix's, for pictures (with the matrix only).
+	Probabilities []float64 `json:"-"`
+}
+
+// ExactRiffles computes Exact for k = lo..hi; with matrix also the
+// position matrix, scored against emax.
+func ExactRiffles(n, lo, hi int, emax float64, matrix bool) ([]Exact, error) {
+	var rows []Exact
+	for k := lo; k <= hi; k++ {
+		tv, err := RiffleTV(n, k)
+		if err != nil {
+			return nil, err
+		}
+		f, _ := tv.Float64()
+		row := Exact{N: n, K: k, TV: f}
+		if matrix {
+			p := RiffleMatrix(n, k)
+			cl := Classify(p, n, emax)
+			me, c, w, e := MaxAbsE(p), cl.C(), cl.White, emax
+			row.MaxAbsE, row.Emax, row.C, row.White, row.Probabilities = &me, &e, &c, &w, p
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// Pictures lists, for rows with the matrix, PREFIX-k<K>-bwr.png: the
+// blue/white/red picture against e_max.
+func Pictures(rows []Exact, prefix string) []atomicfile.Output {
+	var out []atomicfile.Output
+	for _, r := range rows {
+		if prefix == "" || r.Probabilities == nil {
+			continue
+		}
+		img := BWRImage(r.Probabilities, r.N, *r.Emax)
+		out = append(out, atomicfile.Output{Path: fmt.Sprintf("%s-k%d-bwr.png", prefix, r.K), Write: func(w io.Writer) error { return WritePNG(w, img) }})
+	}
+	return out
+}

@@ -1,9 +1,13 @@
 package analysis
 
 import (
+	"context"
+	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/calcsol/calcsol/decks/shuffle"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -78,5 +82,35 @@ func TestTopAndSpread(t *testing.T) {
 	c := &Calibration{Values: []float64{1, 2, 3, 10}}
 	if got, want := c.Spread(), (Spread{Min: 1, Median: 3, Mean: 4, Max: 10}); got != want {
 		t.Errorf("Spread = %+v, want %+v", got, want)
+	}
+}
+
+// Measure and Search report every set to Progress and stop on a cancelled
+// context.
+func TestProgressAndCancel(t *testing.T) {
+	var done atomic.Int64
+	o := Options{N: 8, Sets: 10_000, Seed: 1, Workers: 2, Progress: func(n int64) { done.Add(n) }}
+	if _, err := Measure(Fixed(shuffle.Riffle{}), o); err != nil {
+		t.Fatal(err)
+	}
+	if done.Load() != 10_000 {
+		t.Errorf("Measure reported %d sets, want 10000", done.Load())
+	}
+	done.Store(0)
+	steps := func() ([]shuffle.Shuffler, error) { return []shuffle.Shuffler{shuffle.Riffle{}}, nil }
+	if _, err := Search(steps, []string{"R"}, SearchOptions{Options: o, MinLen: 1, MaxLen: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if done.Load() != 10_000 {
+		t.Errorf("Search reported %d sets, want 10000", done.Load())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	o.Context = ctx
+	if _, err := Measure(Fixed(shuffle.Riffle{}), o); !errors.Is(err, context.Canceled) {
+		t.Errorf("Measure on a cancelled context: %v", err)
+	}
+	if _, err := Search(steps, []string{"R"}, SearchOptions{Options: o, MinLen: 1, MaxLen: 2}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Search on a cancelled context: %v", err)
 	}
 }

@@ -110,6 +110,10 @@ func Search(newSteps NewSteps, names []string, o SearchOptions) ([]Scored, error
 				if b >= blocks {
 					break
 				}
+				if err := o.stopped(); err != nil {
+					errs[wi] = err
+					return
+				}
 				lo := b * block
 				hi := min(lo+block, o.Sets)
 				t.sets = int(hi - lo)
@@ -121,6 +125,7 @@ func Search(newSteps NewSteps, names []string, o SearchOptions) ([]Scored, error
 					errs[wi] = fmt.Errorf("search, sets %d..%d: %w", lo, hi-1, err)
 					return
 				}
+				o.done(hi - lo)
 			}
 			counts[wi] = w.counts
 		}()
@@ -205,7 +210,7 @@ func (t *tree) walk(d, idx int) error {
 	return nil
 }
 
-// SequenceName writes a sequence of method indices in SPEC §5 notation:
+// SequenceName writes a sequence of method indices in docs/shuffles-models.md notation:
 // letters in order ("HDHRDHH"), or with runs raised to a count ("H^86")
 // when the plain form would be longer than 12 letters.
 func SequenceName(names []string, steps []int) string {

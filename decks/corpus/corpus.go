@@ -17,7 +17,7 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-// A corpus file (SPEC §9, docs/corpora.md) is text, one deck per line, cards
+// A corpus file (docs/corpora.md) is text, one deck per line, cards
 // separated by single spaces, top card first; lines starting with '#' carry
 // metadata as "# key value" before the first deck:
 //
@@ -344,6 +344,9 @@ func ParseCalculationDecks(data []byte, name string) ([]solver.Deck, error) {
 	}
 	return out, nil
 }
+
+// DeckLine is deck j as its corpus line.
+func (c *Corpus) DeckLine(j int) string { return string(c.appendDeckLine(nil, c.Decks[j])) }
 
 // appendDeckLine appends the corpus line of deck (without "\n").
 func (c *Corpus) appendDeckLine(b []byte, deck []int) []byte {

@@ -34,7 +34,7 @@ func ExampleGenerate() {
 }
 
 func ExampleReadCalculationDecks() {
-	// Rank-only lines, as in seed 003's deck files, are read too.
+	// Rank-only lines, as in Nanzaki & Shintani's deck files, are read too.
 	in := "# kind standard52\n" +
 		"A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3\n" +
 		"A234567890JQKA234567890JQKA234567890JQKA234567890JQK\n"

@@ -51,6 +51,9 @@ type Spec struct {
 	Seed      uint64
 	Count     int
 	RankOnly  bool
+	// Progress, if set, is told how many more decks WriteGenerated wrote,
+	// every 1024 decks and at the end.
+	Progress func(decks int64)
 }
 
 // Validate checks the spec before anything is generated.
@@ -78,13 +81,16 @@ func (s Spec) Validate() error {
 // deck 1 stopped, and so on. So deck j depends on every deck before it, and
 // the same kind, generator spec and seed give the same corpus, byte for
 // byte, on every machine. ctx is checked every 1024 decks.
-func (s Spec) each(ctx context.Context, deck func(j int, d []int) error) error {
+func (s Spec) each(ctx context.Context, progress func(int64), deck func(j int, d []int) error) error {
 	r := shuffle.NewRand(s.Seed)
 	d := make([]int, s.Kind.Size())
 	for j := range s.Count {
-		if j%1024 == 0 {
+		if j%1024 == 0 && j > 0 {
 			if err := ctx.Err(); err != nil {
 				return err
+			}
+			if progress != nil {
+				progress(1024)
 			}
 		}
 		for i := range d {
@@ -95,7 +101,25 @@ func (s Spec) each(ctx context.Context, deck func(j int, d []int) error) error {
 			return err
 		}
 	}
-	return nil
+	if progress != nil {
+		progress(int64((s.Count-1)%1024 + 1))
+	}
+	return ctx.Err()
+}
+
+// writerAt returns w as an io.WriterAt and its current offset, if it is
+// one that can seek (a file, not a pipe).
+func writerAt(w io.Writer) (io.WriterAt, int64, bool) {
+	wa, ok := w.(io.WriterAt)
+	s, ok2 := w.(io.Seeker)
+	if !ok || !ok2 {
+		return nil, 0, false
+	}
+	base, err := s.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, 0, false
+	}
+	return wa, base, true
 }
 
 // Generate makes count ≥ 1 decks of kind k in memory (see Spec for the
@@ -109,7 +133,7 @@ func Generate(k cards.Kind, g Generator, seed uint64, count int) (*Corpus, error
 	n := k.Size()
 	flat := make([]int, count*n)
 	c := &Corpus{Kind: k, Generator: g.Spec(), Seed: seed, Decks: make([][]int, count)}
-	err := s.each(context.Background(), func(j int, d []int) error {
+	err := s.each(context.Background(), nil, func(j int, d []int) error {
 		c.Decks[j] = flat[j*n : (j+1)*n : (j+1)*n]
 		copy(c.Decks[j], d)
 		return nil
@@ -119,9 +143,9 @@ func Generate(k cards.Kind, g Generator, seed uint64, count int) (*Corpus, error
 
 // WriteGenerated writes the corpus file of s to w deck by deck, hashing as
 // it goes, so memory does not grow with the count; the bytes are those of
-// Write(Generate(…)). The header's checksum precedes the decks: when w is an
-// io.WriterAt (a file) it is written as zeros and filled in at the end;
-// otherwise the decks are generated twice, once to hash them and once to
+// Write(Generate(…)). The header's checksum precedes the decks: when w is a
+// file that can seek it is written as zeros and filled in at the end;
+// otherwise (a pipe, a buffer) the decks are generated twice, once to hash them and once to
 // write them. It stops with ctx's error once ctx is done. It returns the
 // checksum.
 func WriteGenerated(ctx context.Context, w io.Writer, s Spec) (string, error) {
@@ -130,18 +154,18 @@ func WriteGenerated(ctx context.Context, w io.Writer, s Spec) (string, error) {
 	}
 	c := &Corpus{Kind: s.Kind, RankOnly: s.RankOnly}
 	var line []byte
-	hash := func(out io.Writer) error {
-		return s.each(ctx, func(_ int, d []int) error {
+	hash := func(out io.Writer, progress func(int64)) error {
+		return s.each(ctx, progress, func(_ int, d []int) error {
 			line = append(c.appendDeckLine(line[:0], d), '\n')
 			_, err := out.Write(line)
 			return err
 		})
 	}
-	wa, seekable := w.(io.WriterAt)
+	wa, base, seekable := writerAt(w)
 	sum := strings.Repeat("0", 64)
 	if !seekable {
 		h := sha256.New()
-		if err := hash(h); err != nil {
+		if err := hash(h, nil); err != nil {
 			return "", err
 		}
 		sum = hex.EncodeToString(h.Sum(nil))
@@ -150,7 +174,7 @@ func WriteGenerated(ctx context.Context, w io.Writer, s Spec) (string, error) {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.Write(header)
 	h := sha256.New()
-	if err := hash(io.MultiWriter(bw, h)); err != nil {
+	if err := hash(io.MultiWriter(bw, h), s.Progress); err != nil {
 		return "", err
 	}
 	if err := bw.Flush(); err != nil {
@@ -158,7 +182,7 @@ func WriteGenerated(ctx context.Context, w io.Writer, s Spec) (string, error) {
 	}
 	got := hex.EncodeToString(h.Sum(nil))
 	if seekable {
-		if _, err := wa.WriteAt([]byte(got), int64(at)); err != nil {
+		if _, err := wa.WriteAt([]byte(got), base+int64(at)); err != nil {
 			return "", err
 		}
 	} else if got != sum {

@@ -110,3 +110,15 @@ func TestSpecValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteGeneratedProgress(t *testing.T) {
+	var done int64
+	s := Spec{Kind: cards.Standard52, Generator: ShuffleGenerator{shuffle.Uniform{}}, Seed: 1, Count: 3000,
+		Progress: func(n int64) { done += n }}
+	if _, err := WriteGenerated(context.Background(), discard{}, s); err != nil {
+		t.Fatal(err)
+	}
+	if done != 3000 {
+		t.Errorf("progress counted %d decks, want 3000", done)
+	}
+}

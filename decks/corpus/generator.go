@@ -11,9 +11,9 @@ import (
 
 // ParseGenerator reads a generator spec as written in a corpus header:
 //
-//	shuffle SEQUENCE   a shuffle sequence of SPEC §5 ("shuffle U", "shuffle HDHRDHH"),
+//	shuffle SEQUENCE   a shuffle sequence (docs/shuffles-models.md: "shuffle U", "shuffle HDHRDHH"),
 //	                   its models built from p
-//	deal SPEC          a deal generator of SPEC §7 ("deal players=4,adjust=50,target=pairs"),
+//	deal SPEC          a deal generator (docs/corpora.md: "deal players=4,adjust=50,target=pairs"),
 //	                   see deal.ParseSpec
 func ParseGenerator(spec string, p shuffle.Params) (Generator, error) {
 	word, rest, _ := strings.Cut(strings.TrimSpace(spec), " ")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/calcsol/calcsol/decks/corpora"
 	"github.com/calcsol/calcsol/solver"
@@ -34,7 +35,7 @@ func Resolve(arg string) ([]byte, error) {
 	if b, cerr := corpora.Bytes(arg); cerr == nil {
 		return b, nil
 	}
-	return nil, fmt.Errorf("corpus %s: %w: no such file, and no shipped corpus of that name (have %v)", arg, ErrNotFound, corpora.Names())
+	return nil, fmt.Errorf("%w %s: no such file, and no shipped corpus of that name (have %s)", ErrNotFound, arg, strings.Join(corpora.Names(), ", "))
 }
 
 // Load reads the corpus arg names (see Resolve) with every check of Read;

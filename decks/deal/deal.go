@@ -15,7 +15,7 @@ import (
 	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
-// Deal generators (SPEC §7, seed 002; docs/corpora.md "Deal generators").
+// Deal generators (Shimosawa & Arakawa; docs/corpora.md "Deal generators").
 //
 // A standard52 deck is shuffled uniformly (the U model, so the dealt stock is
 // exactly deck j of "shuffle U" with the same seed), dealt round-robin to P
@@ -48,7 +48,7 @@ const (
 	// (A–2 … Q–K; K–A does not wrap). A same-suit run of length L has L−1.
 	Runs
 	// Suits is Σ over suits of c², c the cards of the suit: concentration in
-	// few suits, the reading of seed 002's "keep the most common suit".
+	// few suits, the reading of Shimosawa & Arakawa's "keep the most common suit".
 	Suits
 )
 
@@ -138,7 +138,7 @@ func (g Gather) String() string {
 	return fmt.Sprintf("Gather(%d)", uint8(g))
 }
 
-// Limits of a deal spec (SPEC §7).
+// Limits of a deal spec.
 const (
 	MinPlayers = 3
 	MaxPlayers = 5
@@ -179,7 +179,7 @@ func ParseCount(s string) (Count, error) {
 	return 0, fmt.Errorf("count=%s: want proposals or swaps", s)
 }
 
-// Spec is a deal generator (SPEC §7). It implements Generator for
+// Spec is a deal generator. It implements Generator for
 // standard52.
 type Spec struct {
 	Players int    // 3..5
@@ -512,7 +512,7 @@ func (t *Table) Gather(stock []int, g Gather) {
 	}
 }
 
-// HandStats are the per-hand measures of SPEC §7.
+// HandStats are the per-hand measures of docs/corpora.md.
 type HandStats struct {
 	Pairs, Triples, Quads int // ranks held exactly 2, 3, 4 times
 	Runs                  int // maximal same-suit runs of 3+ consecutive ranks (no K–A wrap)
@@ -522,7 +522,7 @@ type HandStats struct {
 	TopSuit               int // cards of the hand's most common suit
 }
 
-// MeasureHand returns the SPEC §7 measures of a standard52 hand.
+// MeasureHand returns the docs/corpora.md measures of a standard52 hand.
 func MeasureHand(hand []int) HandStats {
 	var st HandStats
 	var count [13]int

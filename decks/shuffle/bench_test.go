@@ -12,7 +12,7 @@ func BenchmarkShuffle52(b *testing.B) {
 		s := MustParseSequence(spec, p)
 		benchShuffle52(b, spec, s)
 	}
-	// SPEC §5's literal dropping rule, for comparison with the digit form.
+	// the shuffle models' literal dropping rule, for comparison with the digit form.
 	benchShuffle52(b, "R-drop", Riffle{Packets: 2, Drop: true})
 }
 

@@ -8,14 +8,14 @@ import (
 )
 
 // Costs are the times, in seconds, that one shuffle of each letter takes by
-// hand (SPEC §5, seed 000, Table 1). Zero means "not costed": the cost
+// hand (Nose & Fukagawa, Table 1). Zero means "not costed": the cost
 // generators refuse such a letter.
 type Costs struct {
 	C, H, R, F, D, O, U int
 }
 
-// DefaultCosts returns seed 000's Table 1: C 2 s, H 3 s, F 7 s, D 30 s. The
-// riffle R is not in the table and is costed as the faro F (SPEC §5). O and U
+// DefaultCosts returns Nose & Fukagawa's Table 1: C 2 s, H 3 s, F 7 s, D 30 s. The
+// riffle R is not in the table and is costed as the faro F. O and U
 // are not in the paper and have no cost.
 func DefaultCosts() Costs {
 	return Costs{C: 2, H: 3, R: 7, F: 7, D: 30}
@@ -77,10 +77,10 @@ type Term struct {
 	Count  int
 }
 
-// String writes the term with its count always shown, as SPEC §5 does ("D^1", "D^0").
+// String writes the term with its count always shown, as docs/shuffles-models.md does ("D^1", "D^0").
 func (t Term) String() string { return fmt.Sprintf("%c^%d", t.Letter, t.Count) }
 
-// Combination is a multiset of shuffles, written as SPEC §5 does: "D^1R^3H^3".
+// Combination is a multiset of shuffles, written as docs/shuffles-models.md does: "D^1R^3H^3".
 // Its orderings are the sequences that use exactly these shuffles.
 type Combination []Term
 
@@ -166,7 +166,7 @@ func nextPermutation(s []byte) bool {
 	return true
 }
 
-// Repeat is the first generator of SPEC §5: letter repeated as often as it
+// Repeat is the first generator of docs/shuffles-models.md: letter repeated as often as it
 // fits in limit seconds (T = 60: C^30, H^20, F^8, D^2; T = 12: C^6, H^4,
 // F^1, D^0).
 func (c Costs) Repeat(letter byte, limit int) (Term, error) {
@@ -239,7 +239,7 @@ const (
 	MaxCombinations = 100_000
 )
 
-// Maximal is the second generator of SPEC §5: every maximal combination of
+// Maximal is the second generator of docs/shuffles-models.md: every maximal combination of
 // the given letters whose total time is at most limit — maximal meaning that
 // no further shuffle of any of the letters fits. With oneDeal, D is used
 // exactly once (it is added if methods lacks it) and maximality concerns the

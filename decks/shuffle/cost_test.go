@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestRepeat checks SPEC §5: T = 60 gives C^30 H^20 F^8 D^2; T = 12 gives
+// TestRepeat checks docs/shuffles-models.md: T = 60 gives C^30 H^20 F^8 D^2; T = 12 gives
 // C^6 H^4 F^1 D^0.
 func TestRepeat(t *testing.T) {
 	for _, tc := range []struct {
@@ -45,7 +45,7 @@ func TestRepeat(t *testing.T) {
 	}
 }
 
-// TestMaximalOneDeal checks the SPEC §5 example exactly: methods H, R, D,
+// TestMaximalOneDeal checks the docs/shuffles-models.md example exactly: methods H, R, D,
 // T = 60, exactly one D.
 func TestMaximalOneDeal(t *testing.T) {
 	combs, err := DefaultCosts().Maximal("HRD", 60, true)
@@ -86,7 +86,7 @@ func TestMaximalOneDeal(t *testing.T) {
 		t.Errorf("orderings per combination (-want +got):\n%s", diff)
 	}
 	if total != 396 {
-		t.Errorf("%d orderings in all, SPEC §5 says 396", total)
+		t.Errorf("%d orderings in all, docs/shuffles-models.md says 396", total)
 	}
 }
 

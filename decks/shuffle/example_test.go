@@ -6,7 +6,7 @@ import (
 	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
-// The worked examples of SPEC §5: n = 10, card i starts at position i, and
+// The worked examples of docs/shuffles-models.md: n = 10, card i starts at position i, and
 // π(i) is where card i ends up.
 func ExampleDeal() {
 	deck := shuffle.Unshuffled(10)

@@ -16,7 +16,7 @@ func NewRand(seed uint64) *rand.Rand {
 }
 
 // Shuffler permutes a deck in place. deck[0] is the top card (position 1 of
-// SPEC §5); the values are card identities, 0..n-1 for a fresh deck.
+// docs/shuffles-models.md); the values are card identities, 0..n-1 for a fresh deck.
 type Shuffler interface {
 	Shuffle(deck []int, r *rand.Rand)
 	// String names the shuffle in sequence notation ("R", "HDHRDHH", "D^1R^4").

@@ -18,7 +18,7 @@ type Step struct {
 	Model  Shuffler
 }
 
-// Sequence is a shuffle written in the notation of SPEC §5: letters, each
+// Sequence is a shuffle written in the notation of docs/shuffles-models.md: letters, each
 // optionally raised to a count ("HDHRDHH", "D^1R^4", "C^30"), applied left
 // to right. It implements Shuffler. The zero Sequence shuffles nothing.
 type Sequence struct {

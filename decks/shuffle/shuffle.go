@@ -10,9 +10,9 @@ import (
 	"strings"
 )
 
-// This file holds the shuffle models of SPEC §5. Each model is a value type
+// This file holds the shuffle models of docs/shuffles-models.md. Each model is a value type
 // holding its parameters and implementing Shuffler; Params gathers them all
-// with the defaults of seeds 000 and 001.
+// with the defaults of Nose & Fukagawa and Ide & Okuda.
 //
 // Conventions used throughout: deck[0] is the top card (position 1); a packet
 // taken "off the top" is a prefix of the slice. Every Shuffle works for any
@@ -23,11 +23,11 @@ import (
 const scratchSize = 128
 
 // Rounding says how a normally distributed packet size or cut position is
-// turned into an integer (SPEC §5: "rounded to the nearest integer").
+// turned into an integer (docs/shuffles-models.md: "rounded to the nearest integer").
 type Rounding int
 
 const (
-	// RoundNearest rounds half away from zero (math.Round): the SPEC default.
+	// RoundNearest rounds half away from zero (math.Round): the default.
 	RoundNearest Rounding = iota
 	// RoundFloor rounds down.
 	RoundFloor
@@ -85,7 +85,7 @@ func normalDraw(r *rand.Rand, mean, sd float64) float64 {
 	return float64(sd*r.NormFloat64()) + mean
 }
 
-// Cut is the letter C (SPEC §5, seed 000): cut the deck at a normally
+// Cut is the letter C (Nose & Fukagawa): cut the deck at a normally
 // distributed position and put the bottom part on top.
 //
 // The cut position k (the number of cards in the top part) is drawn from
@@ -126,13 +126,13 @@ func (c Cut) Shuffle(deck []int, r *rand.Rand) {
 	copy(deck[n-k:], tmp)
 }
 
-// Hindu is the letter H (SPEC §5): packets are taken off the top of the deck
+// Hindu is the letter H: packets are taken off the top of the deck
 // and each is laid on top of the previous ones, so the packets' order is
 // reversed while each packet keeps its own order.
 //
 // Packet sizes are drawn from N(Mean, SD), rounded by Rounding, then raised
 // to at least Min and cut down to at most the cards left. Seed 001 uses
-// N(10, 5/3); seed 000 uses N(h, h/6) for h = 5, 10, 20.
+// N(10, 5/3); Nose & Fukagawa uses N(h, h/6) for h = 5, 10, 20.
 type Hindu struct {
 	Mean     float64
 	SD       float64
@@ -174,7 +174,7 @@ func (h Hindu) Shuffle(deck []int, r *rand.Rand) {
 // HinduPackets does a Hindu shuffle with the given packet sizes (taken off
 // the top in this order; the last one is cut down to the cards left, and
 // cards still left after the list form one last packet). It is the
-// deterministic core of Hindu, used for the worked example of SPEC §5.
+// deterministic core of Hindu, used for the worked example of docs/shuffles-models.md.
 func HinduPackets(deck []int, sizes []int) {
 	n := len(deck)
 	tmp := make([]int, n)
@@ -191,13 +191,13 @@ func HinduPackets(deck []int, sizes []int) {
 	copy(deck, tmp)
 }
 
-// Riffle is the letter R (SPEC §5): the Gilbert–Shannon–Reeds model, or for
+// Riffle is the letter R: the Gilbert–Shannon–Reeds model, or for
 // Packets = a > 2 the GSR a-shuffle of Bayer & Diaconis (1992) (k riffles
 // are one 2^k-shuffle).
 //
 // Two simulations of the same distribution are offered:
 //
-//   - Drop = true follows SPEC §5 literally: the top packet A gets
+//   - Drop = true follows docs/shuffles-models.md literally: the top packet A gets
 //     Binomial(n, 1/2) cards (multinomial sizes for a > 2); then, with a and
 //     b cards left in A and B, the next card comes from A with probability
 //     a/(a+b) (from each packet with probability proportional to the cards
@@ -243,7 +243,7 @@ func (f Riffle) Shuffle(deck []int, r *rand.Rand) {
 	}
 }
 
-// riffleDrop2 is SPEC §5's wording: cut by Binomial(n, 1/2), then drop from
+// riffleDrop2 is the shuffle models' wording: cut by Binomial(n, 1/2), then drop from
 // A with probability a/(a+b).
 func riffleDrop2(deck []int, r *rand.Rand) {
 	n := len(deck)
@@ -363,7 +363,7 @@ func binomialHalf(n int, r *rand.Rand) int {
 	return k
 }
 
-// Faro is the letter F (SPEC §5): a perfect riffle. The deck is cut into
+// Faro is the letter F: a perfect riffle. The deck is cut into
 // halves and the halves interleaved card by card.
 //
 // Out-shuffle (default): the top card stays on top. In-shuffle (In = true):
@@ -405,9 +405,9 @@ type PileOrder int
 
 const (
 	// PilesOddEven stacks piles 1, 3, 5, …, then 2, 4, 6, … from the top
-	// (seed 001: 1,3,5,7,9,2,4,6,8,10 for d = 10).
+	// (Ide & Okuda: 1,3,5,7,9,2,4,6,8,10 for d = 10).
 	PilesOddEven PileOrder = iota
-	// PilesNatural stacks piles 1, 2, …, d from the top (seed 000).
+	// PilesNatural stacks piles 1, 2, …, d from the top (Nose & Fukagawa).
 	PilesNatural
 	// PilesCustom stacks the piles in the order of Deal.Custom.
 	PilesCustom
@@ -439,14 +439,14 @@ func ParsePileOrder(s string) (PileOrder, error) {
 // orders whatever d is, and O(n + d) for a custom order.
 const MaxPiles = 1000
 
-// Deal is the letter D (SPEC §5): deal the cards one by one from the top onto
+// Deal is the letter D: deal the cards one by one from the top onto
 // Piles piles (card 1 on pile 1, card 2 on pile 2, …, card d+1 on pile 1
 // again), then stack the piles, the first pile of the order on top.
 //
 // Dealing face down (the default, FaceUp false) puts each card on top of its
 // pile, so a pile holds its cards in reverse: with n = 10 and d = 3, pile 1 is
 // 10 7 4 1 from its top. Stacking piles 1, 2, 3 from the top then gives the
-// deck 10 7 4 1 8 5 2 9 6 3, that is π = (4 7 10 3 6 9 2 5 8 1) of SPEC §5.
+// deck 10 7 4 1 8 5 2 9 6 3, that is π = (4 7 10 3 6 9 2 5 8 1) of docs/shuffles-models.md.
 //
 // With FaceUp the cards are dealt face up and each pile is turned over before
 // stacking, so a pile holds its cards in the order dealt (pile 1 is 1 4 7 10
@@ -615,7 +615,7 @@ func validRounding(m Rounding) error {
 }
 
 // Params gathers the parameters of every shuffle model and their time costs.
-// DefaultParams gives the SPEC §5 defaults; configs.LoadShuffleParams reads
+// DefaultParams gives the docs/shuffles-models.md defaults; configs.LoadShuffleParams reads
 // them from YAML.
 type Params struct {
 	Cut      Cut
@@ -627,15 +627,15 @@ type Params struct {
 	Costs    Costs
 }
 
-// DefaultParams returns the defaults of SPEC §5:
-//   - C: N(n/2, 5), nearest (seed 000, n = 60; sd 5 kept for every n);
-//   - H: N(10, 5/3), nearest, packets ≥ 1 (seed 001);
+// DefaultParams returns the defaults of docs/shuffles-models.md:
+//   - C: N(n/2, 5), nearest (Nose & Fukagawa, n = 60; sd 5 kept for every n);
+//   - H: N(10, 5/3), nearest, packets ≥ 1 (Ide & Okuda);
 //   - R: 2 packets (GSR), simulated in digit form;
 //   - F: out-shuffle;
 //   - D: 10 piles dealt face down, stacked odd then even, 1,3,5,7,9,2,4,6,8,10
-//     from the top (seed 001);
+//     from the top (Ide & Okuda);
 //   - O: p = 1/10, so its mean packet (10 cards) matches H (not in the seeds);
-//   - costs: C 2 s, H 3 s, R = F 7 s, D 30 s, O and U uncosted (seed 000, Table 1).
+//   - costs: C 2 s, H 3 s, R = F 7 s, D 30 s, O and U uncosted (Nose & Fukagawa, Table 1).
 func DefaultParams() Params {
 	return Params{
 		Cut:      Cut{Centre: 0.5, SD: 5, Rounding: RoundNearest},
@@ -648,10 +648,10 @@ func DefaultParams() Params {
 	}
 }
 
-// Letters lists the shuffle letters in the order of SPEC §5.
+// Letters lists the shuffle letters in the order of docs/shuffles-models.md.
 const Letters = "CHRFDOU"
 
-// Model returns the shuffle for one letter of SPEC §5 with these parameters.
+// Model returns the shuffle for one letter of docs/shuffles-models.md with these parameters.
 func (p Params) Model(letter byte) (Shuffler, error) {
 	var s Shuffler
 	var err error

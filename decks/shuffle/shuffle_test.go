@@ -12,7 +12,7 @@ import (
 	"github.com/calcsol/calcsol/internal/golden"
 )
 
-// piOneBased returns π of SPEC §5 (1-based: π(i) = where card i ends).
+// piOneBased returns π of docs/shuffles-models.md (1-based: π(i) = where card i ends).
 func piOneBased(deck []int) []int {
 	pi := Permutation(deck)
 	for i := range pi {
@@ -21,7 +21,7 @@ func piOneBased(deck []int) []int {
 	return pi
 }
 
-// TestWorkedExamples checks the two worked examples of SPEC §5 exactly.
+// TestWorkedExamples checks the two worked examples of docs/shuffles-models.md exactly.
 func TestWorkedExamples(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -288,7 +288,7 @@ func risingSequences(deck []int) int {
 
 // TestRiffleMatchesBayerDiaconis: an a-shuffle gives a permutation with r
 // rising sequences with probability C(n+a−r, n)/aⁿ. Checked by χ² over all
-// permutations of n = 4 for both simulations (digits and SPEC §5's
+// permutations of n = 4 for both simulations (digits and the shuffle models'
 // dropping rule) with a = 2 and 3, and for two riffles (= one 4-shuffle).
 func TestRiffleMatchesBayerDiaconis(t *testing.T) {
 	const n, sets = 4, 40000
@@ -533,7 +533,7 @@ func TestCutPosition(t *testing.T) {
 	}
 }
 
-// TestHinduPacketSizes: with the seed 001 default N(10, 5/3) the packets of
+// TestHinduPacketSizes: with the Ide & Okuda default N(10, 5/3) the packets of
 // a fresh deck (runs of consecutive cards) average about 10 cards, except
 // the last, which takes what is left.
 func TestHinduPacketSizes(t *testing.T) {
