@@ -2,11 +2,7 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
 	"github.com/calcsol/calcsol/decks/cards"
@@ -17,7 +13,7 @@ import (
 var dealCmd = &cobra.Command{
 	Use:   "deal",
 	Short: "Deal generators: biased deals of a 52-card deck to 3..5 players",
-	Long: `Deal generators (SPEC §7, seed 002): a uniformly shuffled 52-card deck is
+	Long: `Deal generators (Shimosawa & Arakawa): a uniformly shuffled 52-card deck is
 dealt round-robin to 3..5 players, then adjusted by |adjust| exchanges of one
 card between two players (adjust -100..100: positive makes hands more biased
 toward the target, negative less, 0 leaves the deal as dealt). Targets: pairs
@@ -32,7 +28,7 @@ var dealStatsCmd = &cobra.Command{
 	Short: "Mean pairs, triples, quads and runs per hand for a range of adjust values",
 	Long: `Deal --deals uniformly shuffled decks (the decks of "shuffle U" with --seed),
 adjust every deal with each value from --from to --to by --step, and print the
-per-hand means of the SPEC §7 measures:
+per-hand means of the measures of docs/corpora.md:
 
   pairs, triples, quads  ranks held exactly 2, 3, 4 times
   runs                   maximal same-suit runs of 3+ consecutive ranks (no K–A wrap)
@@ -49,7 +45,7 @@ proposals per deal). The deal spec's count=proposals|swaps is the same switch.
 
 Every value is measured on the same deals.`,
 	Example: `  calcsol deal stats --players 4 --target pairs --from -100 --to 100 --step 20 --deals 2000 --seed 1
-  calcsol deal stats --target runs>pairs --deals 500`,
+  calcsol deal stats --target 'runs>pairs' --deals 500`,
 	Args: cobra.NoArgs,
 	RunE: runDealStats,
 }
@@ -97,54 +93,30 @@ func runDealStats(cmd *cobra.Command, _ []string) error {
 	}
 	tg, err := deal.ParseTarget(target)
 	if err != nil {
-		return badInput("--target: %v", err)
+		return badInput("--target: %w", err)
 	}
 	if players < deal.MinPlayers || players > deal.MaxPlayers {
 		return badInput("--players %d: want %d..%d", players, deal.MinPlayers, deal.MaxPlayers)
 	}
-	if step <= 0 {
-		return badInput("--step %d: want a positive step", step)
+	if deals < 1 || deals > deal.MaxDeals {
+		return badInput("--deals %d: want 1..%d", deals, deal.MaxDeals)
 	}
-	if from > to {
-		return badInput("--from %d is above --to %d", from, to)
-	}
-	if from < -deal.MaxAdjust || to > deal.MaxAdjust {
-		return badInput("--from %d --to %d: adjust values are -%d..%d", from, to, deal.MaxAdjust, deal.MaxAdjust)
-	}
-	if deals <= 0 {
-		return badInput("--deals %d: want at least 1", deals)
-	}
-	var adjusts []int
-	for a := from; a <= to; a += step {
-		adjusts = append(adjusts, a)
+	adjusts, err := deal.Adjusts(from, to, step)
+	if err != nil {
+		return badInput("--from/--to/--step: %w", err)
 	}
 	rows, err := deal.StatsCount(players, tg, adjusts, count, deals, seed)
 	if err != nil {
-		return badInput("%v", err)
+		return badInput("%w", err)
 	}
 	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "%d deals to %d players, target %s, adjust counts %s, seed %d (means per hand)\n", deals, players, tg, count, seed)
-	return renderDealStats(w, rows)
-}
-
-func renderDealStats(w io.Writer, rows []deal.Means) error {
-	right := make([]tw.Align, 10)
-	for i := range right {
-		right[i] = tw.AlignRight
-	}
-	t := tablewriter.NewTable(w,
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: right}),
-		tablewriter.WithHeaderAutoFormat(tw.Off))
-	t.Header("adjust", "swaps", "proposals", "pairs", "triples", "quads", "runs", "links", "pair score", "top suit")
+	fmt.Fprintf(w, "%s to %d players, target %s, adjust counts %s, seed %d (means per hand)\n", plural(deals, "deal"), players, tg, count, seed)
+	t := newTable(w, "adjust", "swaps", "proposals", "pairs", "triples", "quads", "runs", "links", "pair score", "top suit")
 	for _, r := range rows {
-		if err := t.Append(
-			fmt.Sprint(r.Adjust), fmt.Sprintf("%.1f", r.Swaps), fmt.Sprintf("%.1f", r.Proposals),
+		t.Append(fmt.Sprint(r.Adjust), fmt.Sprintf("%.1f", r.Swaps), fmt.Sprintf("%.1f", r.Proposals),
 			fmt.Sprintf("%.3f", r.Pairs), fmt.Sprintf("%.3f", r.Triples), fmt.Sprintf("%.3f", r.Quads),
 			fmt.Sprintf("%.3f", r.Runs), fmt.Sprintf("%.3f", r.Links),
-			fmt.Sprintf("%.3f", r.PairScore), fmt.Sprintf("%.3f", r.TopSuit),
-		); err != nil {
-			return err
-		}
+			fmt.Sprintf("%.3f", r.PairScore), fmt.Sprintf("%.3f", r.TopSuit))
 	}
 	return t.Render()
 }
@@ -154,13 +126,11 @@ func runDealShow(cmd *cobra.Command, _ []string) error {
 	seed, _ := cmd.Flags().GetUint64("seed")
 	d, err := deal.ParseSpec(spec)
 	if err != nil {
-		return badInput("--deal: %v", err)
+		return badInput("--deal: %w", err)
 	}
 	stock := cards.Standard52.NewDeck()
-	shuffle.Uniform{}.Shuffle(stock, shuffle.NewRand(seed))
+	after := d.Deal(stock, shuffle.NewRand(seed))
 	before := deal.NewTable(stock, d.Players)
-	after := deal.NewTable(stock, d.Players)
-	after.AdjustCount(d.Adjust, d.Target, d.Count, deal.ExchangeRand(stock))
 	w := cmd.OutOrStdout()
 	fmt.Fprintf(w, "deal %s, seed %d: %d of %d proposed exchanges swapped cards\n", d, seed, after.Swaps, after.Proposals())
 	for p := range d.Players {
@@ -171,29 +141,10 @@ func runDealShow(cmd *cobra.Command, _ []string) error {
 			h := x.t.Hands[p]
 			m := deal.MeasureHand(h)
 			fmt.Fprintf(w, "player %d %-8s %-40s pairs %d triples %d quads %d runs %d\n",
-				p+1, x.label, sortedHand(h), m.Pairs, m.Triples, m.Quads, m.Runs)
+				p+1, x.label, deal.FormatHand(h), m.Pairs, m.Triples, m.Quads, m.Runs)
 		}
 	}
 	after.Gather(stock, d.Gather)
 	fmt.Fprintf(w, "stock (gather=%s): %s\n", d.Gather, cards.Standard52.FormatDeck(stock))
 	return nil
-}
-
-// sortedHand writes a hand by suit then rank, as a player would hold it.
-func sortedHand(hand []int) string {
-	var parts []string
-	for s := range 4 {
-		var b strings.Builder
-		for r := 0; r < 13; r++ {
-			for _, id := range hand {
-				if id == s*13+r {
-					b.WriteString(cards.Standard52.FormatCard(id)[:1])
-				}
-			}
-		}
-		if b.Len() > 0 {
-			parts = append(parts, b.String()+string("SHDC"[s]))
-		}
-	}
-	return strings.Join(parts, " ")
 }

@@ -12,6 +12,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -21,18 +22,33 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/calcsol/calcsol/internal/interrupt"
 )
 
 // inputError is bad input from the user (a malformed deck, file or flag):
-// calcsol prints it on one line and exits with status 2.
-type inputError struct{ err error }
+// calcsol prints it on one line and exits with status 2. It keeps the
+// errors it was made from, so errors.As still finds a *corpus.ParseError
+// or a *shuffle.SequenceError in it.
+type inputError struct {
+	msg  string
+	errs []error
+}
 
-func (e inputError) Error() string { return e.err.Error() }
-func (e inputError) Unwrap() error { return e.err }
+func (e inputError) Error() string   { return e.msg }
+func (e inputError) Unwrap() []error { return e.errs }
 
-// badInput wraps err as an input error (exit status 2).
+// badInput makes an input error (exit status 2) from a format and its
+// arguments, as fmt.Errorf does; every error argument stays in the chain,
+// whether the format writes it with %w or %v.
 func badInput(format string, args ...any) error {
-	return inputError{fmt.Errorf(format, args...)}
+	var errs []error
+	for _, a := range args {
+		if e, ok := a.(error); ok {
+			errs = append(errs, e)
+		}
+	}
+	return inputError{fmt.Errorf(format, args...).Error(), errs}
 }
 
 var rootCmd = &cobra.Command{
@@ -64,17 +80,21 @@ func applyConfig(cmd *cobra.Command, _ []string) error {
 	v.SetEnvPrefix("CALCSOL")
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
 	v.AutomaticEnv()
-	if configFile != "" {
-		v.SetConfigFile(configFile)
-		if err := v.ReadInConfig(); err != nil {
-			return badInput("config %s: %v", configFile, err)
-		}
-	} else if found := defaultConfigFile(); found != "" {
+	file := configFile
+	if file == "" {
 		// Only files named calcsol.yaml: viper's own search would also pick up
 		// a file named just "calcsol", such as the binary built in this directory.
-		v.SetConfigFile(found)
+		file = defaultConfigFile()
+	}
+	if file != "" {
+		v.SetConfigFile(file)
 		if err := v.ReadInConfig(); err != nil {
-			return badInput("config %s: %v", found, err)
+			return badInput("config %s: %w", file, err)
+		}
+		for _, key := range v.AllKeys() {
+			if err := checkConfigKey(cmd.Root(), key); err != nil {
+				return badInput("config %s: %s: %w", file, key, err)
+			}
 		}
 	}
 	path := strings.Fields(cmd.CommandPath())[1:]
@@ -104,10 +124,40 @@ func applyConfig(cmd *cobra.Command, _ []string) error {
 			s = fmt.Sprint(x)
 		}
 		if err := cmd.Flags().Set(f.Name, s); err != nil {
-			ferr = badInput("config %s: %v", key, err)
+			ferr = badInput("config %s: %w", key, err)
 		}
 	})
 	return ferr
+}
+
+// checkConfigKey refuses a config key that names no flag: each part but the
+// last must name a subcommand, and the last a flag of it ("eval.workers").
+// A typo would otherwise be ignored without a word.
+func checkConfigKey(root *cobra.Command, key string) error {
+	parts := strings.Split(key, ".")
+	c := root
+	for _, p := range parts[:len(parts)-1] {
+		var sub *cobra.Command
+		for _, s := range c.Commands() {
+			if s.Name() == p {
+				sub = s
+			}
+		}
+		if sub == nil {
+			return fmt.Errorf("unknown key: %q has no subcommand %q", c.CommandPath(), p)
+		}
+		c = sub
+	}
+	name := parts[len(parts)-1]
+	for _, s := range c.Commands() {
+		if s.Name() == name {
+			return fmt.Errorf("%q is a command: put its flags under it (%s: {flag: value})", s.CommandPath(), name)
+		}
+	}
+	if c.Flags().Lookup(name) == nil && c.InheritedFlags().Lookup(name) == nil && c.PersistentFlags().Lookup(name) == nil {
+		return fmt.Errorf("unknown key: %q has no flag --%s", c.CommandPath(), name)
+	}
+	return nil
 }
 
 // defaultConfigFile returns ./calcsol.yaml or $HOME/.config/calcsol/calcsol.yaml,
@@ -126,7 +176,14 @@ func defaultConfigFile() string {
 }
 
 func main() {
-	if err := rootCmd.Execute(); err != nil {
+	ctx, stop := interrupt.Context(context.Background())
+	err := rootCmd.ExecuteContext(ctx)
+	stop()
+	if interrupt.Interrupted(ctx, err) {
+		fmt.Fprintln(os.Stderr, "calcsol: interrupted; no output file was written")
+		os.Exit(interrupt.ExitCode)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "calcsol:", err)
 		var ie inputError
 		if errors.As(err, &ie) || isUsageError(err) {
