@@ -16,13 +16,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
 
+	"github.com/calcsol/calcsol/internal/flagconfig"
 	"github.com/calcsol/calcsol/internal/interrupt"
 )
 
@@ -73,106 +71,17 @@ func init() {
 	rootCmd.PersistentFlags().StringVar(&configFile, "config", "", "config file (default ./calcsol.yaml or $HOME/.config/calcsol/calcsol.yaml)")
 }
 
-// applyConfig fills every flag of cmd that was not given on the command line
-// from the config file or the environment, keyed by the command's path.
+// applyConfig fills every flag of cmd not given on the command line from
+// the config file or the environment (package flagconfig).
 func applyConfig(cmd *cobra.Command, _ []string) error {
-	v := viper.New()
-	v.SetEnvPrefix("CALCSOL")
-	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
-	v.AutomaticEnv()
 	file := configFile
 	if file == "" {
-		// Only files named calcsol.yaml: viper's own search would also pick up
-		// a file named just "calcsol", such as the binary built in this directory.
-		file = defaultConfigFile()
+		file = flagconfig.DefaultFile("calcsol", "calcsol.yaml")
 	}
-	if file != "" {
-		v.SetConfigFile(file)
-		if err := v.ReadInConfig(); err != nil {
-			return badInput("config %s: %w", file, err)
-		}
-		for _, key := range v.AllKeys() {
-			if err := checkConfigKey(cmd.Root(), key); err != nil {
-				return badInput("config %s: %s: %w", file, key, err)
-			}
-		}
-	}
-	path := strings.Fields(cmd.CommandPath())[1:]
-	prefix := strings.Join(path, ".")
-	var ferr error
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if f.Changed || ferr != nil || f.Name == "help" || f.Name == "config" {
-			return
-		}
-		key := f.Name
-		if prefix != "" {
-			key = prefix + "." + f.Name
-		}
-		if !v.IsSet(key) {
-			return
-		}
-		val := v.Get(key)
-		var s string
-		switch x := val.(type) {
-		case []any:
-			parts := make([]string, len(x))
-			for i, e := range x {
-				parts[i] = fmt.Sprint(e)
-			}
-			s = strings.Join(parts, ",")
-		default:
-			s = fmt.Sprint(x)
-		}
-		if err := cmd.Flags().Set(f.Name, s); err != nil {
-			ferr = badInput("config %s: %w", key, err)
-		}
-	})
-	return ferr
-}
-
-// checkConfigKey refuses a config key that names no flag: each part but the
-// last must name a subcommand, and the last a flag of it ("eval.workers").
-// A typo would otherwise be ignored without a word.
-func checkConfigKey(root *cobra.Command, key string) error {
-	parts := strings.Split(key, ".")
-	c := root
-	for _, p := range parts[:len(parts)-1] {
-		var sub *cobra.Command
-		for _, s := range c.Commands() {
-			if s.Name() == p {
-				sub = s
-			}
-		}
-		if sub == nil {
-			return fmt.Errorf("unknown key: %q has no subcommand %q", c.CommandPath(), p)
-		}
-		c = sub
-	}
-	name := parts[len(parts)-1]
-	for _, s := range c.Commands() {
-		if s.Name() == name {
-			return fmt.Errorf("%q is a command: put its flags under it (%s: {flag: value})", s.CommandPath(), name)
-		}
-	}
-	if c.Flags().Lookup(name) == nil && c.InheritedFlags().Lookup(name) == nil && c.PersistentFlags().Lookup(name) == nil {
-		return fmt.Errorf("unknown key: %q has no flag --%s", c.CommandPath(), name)
+	if err := flagconfig.Apply(cmd, file, "CALCSOL"); err != nil {
+		return badInput("%w", err)
 	}
 	return nil
-}
-
-// defaultConfigFile returns ./calcsol.yaml or $HOME/.config/calcsol/calcsol.yaml,
-// the first that exists, or "".
-func defaultConfigFile() string {
-	candidates := []string{"calcsol.yaml"}
-	if home, err := os.UserHomeDir(); err == nil {
-		candidates = append(candidates, filepath.Join(home, ".config", "calcsol", "calcsol.yaml"))
-	}
-	for _, c := range candidates {
-		if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
-			return c
-		}
-	}
-	return ""
 }
 
 func main() {
