@@ -2,24 +2,21 @@ package analysis
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"image/png"
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/calcsol/calcsol/internal/golden"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/calcsol/calcsol/decks/shuffle"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 func seq(t testing.TB, spec string) NewShuffler {
 	t.Helper()
@@ -482,21 +479,9 @@ func TestCalibrate(t *testing.T) {
 	}
 }
 
-func golden(t *testing.T, name string, got []byte) {
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
+	golden.Check(t, "testdata/"+name, got)
 }
 
 func TestPictures(t *testing.T) {
@@ -505,12 +490,12 @@ func TestPictures(t *testing.T) {
 	if err := WritePGMAverage(&b, m); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "average.pgm", b.Bytes())
+	checkGolden(t, "average.pgm", b.Bytes())
 	b.Reset()
 	if err := WritePGMTrial(&b, []int{2, 0, 1}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "trial.pgm", b.Bytes())
+	checkGolden(t, "trial.pgm", b.Bytes())
 
 	// Blue/white/red: 1/3 ± 0.2 → cell 0 red (e = 2/3), zeros blue, 0.5 white.
 	b.Reset()

@@ -384,7 +384,7 @@ func TestWriteCorpusFileAtomic(t *testing.T) {
 
 // FuzzReadCorpus: whatever Read accepts, it writes back as a file that
 // reads to the same corpus and writes to the same bytes.
-func FuzzReadCorpus(f *testing.F) {
+func FuzzRead(f *testing.F) {
 	c, _ := Generate(cards.Standard52, ShuffleGenerator{shuffle.Uniform{}}, 1, 2)
 	b, _ := c.MarshalText()
 	f.Add(string(b))
@@ -469,7 +469,7 @@ func BenchmarkReadCalculationDecks(b *testing.B) {
 	b.ReportMetric(float64(len(ds))*float64(b.N)/b.Elapsed().Seconds(), "decks/s")
 }
 
-func BenchmarkReadCorpus(b *testing.B) {
+func BenchmarkRead(b *testing.B) {
 	data := uniformFile(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
@@ -481,7 +481,7 @@ func BenchmarkReadCorpus(b *testing.B) {
 	b.ReportMetric(float64(30000)*float64(b.N)/b.Elapsed().Seconds(), "decks/s")
 }
 
-func BenchmarkGenerateCorpus(b *testing.B) {
+func BenchmarkGenerate(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Generate(cards.Standard52, ShuffleGenerator{shuffle.Uniform{}}, 1, 30000); err != nil {

@@ -304,7 +304,7 @@ func TestAdjustCount(t *testing.T) {
 
 // FuzzParseDealSpec: a spec that parses has a canonical form that parses to
 // the same spec.
-func FuzzParseDealSpec(f *testing.F) {
+func FuzzParseSpec(f *testing.F) {
 	for _, s := range []string{"", "players=4,adjust=50,target=pairs", "target=runs>pairs,gather=interleave", "adjust=-7,target=both", "count=swaps,adjust=3"} {
 		f.Add(s)
 	}
