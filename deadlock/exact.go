@@ -10,12 +10,12 @@ import (
 // Link says why a card of a cycle must reach its table before the next one.
 type Link uint8
 
-// The kinds of edge of the dependency graph (SPEC §2).
+// The kinds of edge of the dependency graph (Nanzaki & Shintani, §3).
 const (
 	// LiesOn: the card lies directly on the next one in the same stack.
 	LiesOn Link = iota + 1
 	// LiesAbove: the card lies higher in the same stack, not directly on the
-	// next one. The cards between need not be part of the cycle; seed 003's
+	// next one. The cards between need not be part of the cycle; Nanzaki & Shintani's
 	// check 2 looks only at the card directly on another, so it misses these.
 	LiesAbove
 	// Before: both are assigned to the same table and the card comes first.
@@ -35,8 +35,8 @@ func (l Link) String() string {
 	return "?"
 }
 
-// Card is one card of a cycle: where it lies and where it must go.
-type Card struct {
+// CycleCard is one card of a cycle: where it lies and where it must go.
+type CycleCard struct {
 	Rank  solver.Rank
 	Table int  // the table it is assigned to, 1..4
 	Stack int  // 0-based stack index
@@ -51,7 +51,7 @@ type Card struct {
 // the last card before the first) for the reason Links[i]. None of them can
 // ever go first.
 type Cycle struct {
-	Cards []Card
+	Cards []CycleCard
 	Links []Link // Links[i] relates Cards[i] to Cards[(i+1)%len(Cards)]
 	// Existing is set by Exact when the position was already deadlocked
 	// before the move; the cycle reported is then one of the position's.
@@ -100,7 +100,7 @@ func (c *Cycle) String() string {
 }
 
 // long names a card with its stack and table: "5 (stack X, for table 1)".
-func (c Card) long() string {
+func (c CycleCard) long() string {
 	if c.New {
 		return fmt.Sprintf("%s (to go on stack %c, for table %d)", c.Rank, c.Name, c.Table)
 	}
@@ -108,11 +108,11 @@ func (c Card) long() string {
 }
 
 // FindCycle returns a shortest deadlock of p — a cycle of the dependency
-// graph of SPEC §2 over p's stacked, assigned cards — or nil if there is
+// graph of Nanzaki & Shintani (§3) over p's stacked, assigned cards — or nil if there is
 // none. Unassigned stacked cards take no part (see graph.go).
 //
 // A stacked card whose slot has since been filled on its table (the rules
-// allow a drawn card to take a reserved slot; SPEC §3 strategies do not) can
+// allow a drawn card to take a reserved slot; the priority strategy does not) can
 // never reach its table either; that is not a cycle and FindCycle does not
 // report it.
 func FindCycle(p *solver.Position) *Cycle {
@@ -234,13 +234,13 @@ func (g *graph) explain(p *solver.Position, nodes []int8, newNode int8, newStack
 			start = i
 		}
 	}
-	c := &Cycle{Cards: make([]Card, n), Links: make([]Link, n)}
+	c := &Cycle{Cards: make([]CycleCard, n), Links: make([]Link, n)}
 	r := p.Rules()
 	for i := range n {
 		j := (start + i) % n
 		b := nodes[j]
 		x := int(b)/solver.NumRanks + 1
-		c.Cards[i] = Card{
+		c.Cards[i] = CycleCard{
 			Rank:  solver.TableRank(x, int(b)%solver.NumRanks),
 			Table: x,
 			Stack: stack[b],

@@ -7,7 +7,7 @@
 // riffle (the single-card Markov chain and the Bayer–Diaconis total variation
 // distance).
 //
-// It depends only on package decks (the Shuffler interface and NewRand), the
+// It depends only on package shuffle (the Shuffler interface and NewRand), the
 // standard library and gonum's distributions.
 package analysis
 
