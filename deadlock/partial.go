@@ -1,6 +1,7 @@
 // Package deadlock finds the cycles that make a Calculation position lost
-// (Nanzaki & Shintani, "A Program to Solve Calculation", §3): once every stacked card is assigned to a table, a card must reach
-// its table before the card it lies on, and before the cards after it on the
+// (Nanzaki & Shintani, "A Program to Solve Calculation", §3): once every
+// stacked card is assigned to a table, a card must reach its table before
+// the card it lies on, and before the cards after it on the
 // same table. A directed cycle in that "before" relation can never be undone.
 package deadlock
 
