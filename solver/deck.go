@@ -35,7 +35,7 @@ func ParseDeck(s string) (Deck, error) {
 }
 
 // isSpace reports the separators of cards on a deck line.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') }
 
 // ParseCards reads one deck line into card identities (see SuitLetters),
 // the one reader of both notations of Nanzaki & Shintani's decks and of the
@@ -54,12 +54,13 @@ func ParseCards(line []byte, out *[DeckSize]int) (rankOnly bool, err error) {
 	if !cardNotation(line) {
 		return true, parseRankOnly(line, out)
 	}
-	return false, ReadCardLine(line, out[:], parseCard, FormatCard)
+	return false, ReadCardLine(line, out[:], nil, FormatCard)
 }
 
 // ReadCardLine reads a line of len(out) cards separated by white space into
-// out, each card read by parse into an identity 0..63 and named by format
-// in messages. A card read twice is an error that names both positions
+// out, each card read by parse into an identity 0..63 (nil: ParseCard's
+// rank+suit, read inline, since corpora hold millions of cards) and named by
+// format in messages. A card read twice is an error that names both positions
 // ("card 17: duplicate card 0H (also card 2)"); so is a line of another
 // length. ParseCards reads the Calculation deck with it; package cards the
 // other deck kinds.
@@ -82,7 +83,16 @@ func ReadCardLine(line []byte, out []int, parse func([]byte) (int, error), forma
 		if count > n {
 			continue // only counted, for the message
 		}
-		id, err := parse(f)
+		var id int
+		var err error
+		switch {
+		case parse != nil:
+			id, err = parse(f)
+		case len(f) == 2 && rankOfChar[f[0]] != 0 && suitOfChar[f[1]] != 0:
+			id = int(suitOfChar[f[1]]-1)*NumRanks + int(rankOfChar[f[0]]) - 1 // the common case, inline
+		default:
+			id, err = parseCard(f) // for the message
+		}
 		if err != nil {
 			return fmt.Errorf("card %d: %w", count, err)
 		}
