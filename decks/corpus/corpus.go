@@ -236,7 +236,11 @@ func scanCorpus(data []byte, name string, rankOK bool, deck func(ids []int, rank
 		return nil, "", &ParseError{name, 0, errors.New("no deck lines: a corpus holds at least one deck")}
 	}
 	if h.countLine != 0 && h.count != decks {
-		return nil, "", &ParseError{name, h.countLine, fmt.Errorf("count %d, but the file holds %d decks", h.count, decks)}
+		held := fmt.Sprintf("%d decks", decks)
+		if decks == 1 {
+			held = "1 deck"
+		}
+		return nil, "", &ParseError{name, h.countLine, fmt.Errorf("count %d, but the file holds %s", h.count, held)}
 	}
 	got := hex.EncodeToString(sum.Sum(nil))
 	if h.sumLine != 0 && h.sum != got {

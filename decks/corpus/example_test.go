@@ -1,6 +1,8 @@
 package corpus_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -48,4 +50,35 @@ func ExampleReadCalculationDecks() {
 	// 2 <nil>
 	// A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3
 	// bad.txt line 2: rank-only deck, card 5: a fifth K
+}
+
+// A command that takes "FILE or NAME" reads it through Resolve: an existing
+// file wins over a shipped corpus of the same name.
+func ExampleLoadCalculationDecks() {
+	ds, err := corpus.LoadCalculationDecks("uniform-1000")
+	fmt.Println(len(ds), err)
+	_, err = corpus.LoadCalculationDecks("no-such-corpus")
+	fmt.Println(errors.Is(err, corpus.ErrNotFound))
+	// Output:
+	// 1000 <nil>
+	// true
+}
+
+// WriteGenerated writes a corpus of any size deck by deck; the bytes are
+// those of Write(Generate(…)).
+func ExampleWriteGenerated() {
+	seq, _ := shuffle.ParseSequence("U", shuffle.DefaultParams())
+	spec := corpus.Spec{Kind: cards.Standard52, Generator: corpus.ShuffleGenerator{Shuffle: seq}, Seed: 1, Count: 2, RankOnly: true}
+	sum, err := corpus.WriteGenerated(context.Background(), os.Stdout, spec)
+	fmt.Println(len(sum), err)
+	// Output:
+	// # format calcsol-corpus 1
+	// # kind standard52
+	// # generator shuffle U
+	// # seed 1
+	// # count 2
+	// # sha256 d975c609f54d48184764f7e1cdc890c956fd28e17c7603dbdf372aeb05d12612
+	// 29KJ4678396JJ794053Q49K572J086QAA3A32K260A8Q5K4857Q0
+	// 50A27Q80JJ36638479KK920QAA0K224A3JK6553J9878449Q675Q
+	// 64 <nil>
 }
