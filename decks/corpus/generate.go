@@ -108,7 +108,8 @@ func (s Spec) each(ctx context.Context, progress func(int64), deck func(j int, d
 }
 
 // writerAt returns w as an io.WriterAt and its current offset, if it is
-// one that can seek (a file, not a pipe).
+// one that can seek and write in place (a file, not a pipe nor a file
+// opened for appending).
 func writerAt(w io.Writer) (io.WriterAt, int64, bool) {
 	wa, ok := w.(io.WriterAt)
 	s, ok2 := w.(io.Seeker)
@@ -118,6 +119,9 @@ func writerAt(w io.Writer) (io.WriterAt, int64, bool) {
 	base, err := s.Seek(0, io.SeekCurrent)
 	if err != nil {
 		return nil, 0, false
+	}
+	if _, err := wa.WriteAt(nil, base); err != nil {
+		return nil, 0, false // a file opened for appending (>>)
 	}
 	return wa, base, true
 }

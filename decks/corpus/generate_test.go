@@ -122,3 +122,24 @@ func TestWriteGeneratedProgress(t *testing.T) {
 		t.Errorf("progress counted %d decks, want 3000", done)
 	}
 }
+
+// A file opened for appending (a shell's >>) cannot be written in place:
+// the decks are hashed first, and the bytes are still right.
+func TestWriteGeneratedAppend(t *testing.T) {
+	s := Spec{Kind: cards.Standard52, Generator: ShuffleGenerator{shuffle.Uniform{}}, Seed: 4, Count: 3}
+	c, _ := Generate(s.Kind, s.Generator, s.Seed, s.Count)
+	want, _ := c.MarshalText()
+	path := filepath.Join(t.TempDir(), "c.txt")
+	os.WriteFile(path, []byte("before\n"), 0o644)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteGenerated(context.Background(), f, s); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if got, _ := os.ReadFile(path); string(got) != "before\n"+string(want) {
+		t.Errorf("appended bytes differ from Write(Generate)")
+	}
+}
