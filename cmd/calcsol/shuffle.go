@@ -1,7 +1,7 @@
 package main
 
 // The shuffle command: its parent, and the apply, costs and params
-// subcommands. The analysis subcommands are added from shuffle_analysis.go.
+// subcommands. The analyses are in shuffle_analyze.go and shuffle_search.go.
 
 import (
 	"bufio"
@@ -19,8 +19,8 @@ import (
 var shuffleCmd = &cobra.Command{
 	Use:   "shuffle",
 	Short: "Apply, cost and analyse shuffle models (C H R F D O U)",
-	Long: `Shuffle models of docs/shuffles-models.md, written as sequences of letters, each optionally
-raised to a count: "HDHRDHH", "D^1R^4", "C^30".
+	Long: `Shuffle models (docs/shuffles-models.md), written as sequences of letters,
+each optionally raised to a count: "HDHRDHH", "D^1R^4", "C^30".
 
   C  cut at a normal position N(n/2, 5), swap the halves          (Nose & Fukagawa)
   H  Hindu: packets of N(10, 5/3) cards off the top, each laid
