@@ -26,24 +26,15 @@ deals, gathered back into stocks.`,
 var dealStatsCmd = &cobra.Command{
 	Use:   "stats",
 	Short: "Mean pairs, triples, quads and runs per hand for a range of adjust values",
-	Long: `Deal --deals uniformly shuffled decks (the decks of "shuffle U" with --seed),
-adjust every deal with each value from --from to --to by --step, and print the
-per-hand means of the measures of docs/corpora.md:
-
-  pairs, triples, quads  ranks held exactly 2, 3, 4 times
-  runs                   maximal same-suit runs of 3+ consecutive ranks (no K–A wrap)
-  links                  same-suit consecutive-rank pairs (the runs objective)
-  pair score             Σ C(c,2) over ranks (the pairs objective)
-  top suit               cards of the hand's most common suit
-  swaps                  mean exchanges per deal that did swap cards
-  proposals              mean exchanges proposed per deal
-
---count says what an adjust value counts: proposals (default; every proposed
-exchange, swapped or refused, so adjust=100 swaps only some 10–16 times) or
-swaps (proposing until |adjust| exchanges swapped cards, at most 10,000
-proposals per deal). The deal spec's count=proposals|swaps is the same switch.
-
-Every value is measured on the same deals.`,
+	Long: `Deal --deals uniformly shuffled decks (those of "shuffle U" with --seed),
+adjust each deal with every value from --from to --to by --step, and print
+per-hand means: pairs, triples, quads (ranks held 2, 3, 4 times), runs
+(same-suit runs of 3+ ranks), links and pair score (the runs and pairs
+objectives), top suit (cards of the most common suit), and per deal the
+exchanges that swapped cards and that were proposed. --count says what an
+adjust value counts: proposals (default) or swaps (at most 10,000 proposals a
+deal). Every value is measured on the same deals; docs/corpora.md defines each
+measure.`,
 	Example: `  calcsol deal stats --players 4 --target pairs --from -100 --to 100 --step 20 --deals 2000 --seed 1
   calcsol deal stats --target 'runs>pairs' --deals 500`,
 	Args: cobra.NoArgs,

@@ -131,24 +131,15 @@ func newShuffleCostsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "costs",
 		Short: "Shuffle plans that fit a time limit (Nose & Fukagawa's time costs)",
-		Long: `Time costs per shuffle (Nose & Fukagawa, Table 1): C 2 s, H 3 s, F 7 s, D 30 s; the
-riffle R is costed as F. O and U are not in the paper and have no cost (they
-are refused here unless --shuffle-config gives them one).
+		Long: `Time costs per shuffle (Nose & Fukagawa, Table 1): C 2 s, H 3 s, F 7 s,
+D 30 s; R is costed as F; O and U have none unless --shuffle-config gives them one.
 
-With --repeat: for each method, repeat it as often as fits in --limit seconds
-(--limit 60: C^30 H^20 R^8 F^8 D^2). --methods defaults to every costed letter.
-
-Otherwise: every maximal combination of --methods (default HRD) that fits in
---limit seconds — maximal meaning no further shuffle of any method fits — with
-the number of its distinct orderings. --one-deal uses D exactly once (D must be
-among --methods). --list prints every ordering instead, one sequence per line,
-for a script (e.g. a loop over "calcsol shuffle analyze --seq"; "calcsol
-shuffle search" does not read such a list: it enumerates all sequences of
-given lengths itself).
-
-Limits, so that no input runs unbounded (exit status 2 beyond them): --limit
-at most 3600 s; at most 100,000 maximal combinations; --list at most
-1,000,000 orderings in all (counted exactly before anything is printed).`,
+With --repeat: each method repeated as often as fits in --limit seconds.
+Otherwise: every maximal combination of --methods (default HRD) that fits —
+no further shuffle of any method would — with its number of orderings;
+--one-deal uses D exactly once, --list prints every ordering, one per line.
+Limits (exit status 2 beyond them): --limit at most 3600 s, 100,000
+combinations, 1,000,000 listed orderings. See docs/shuffles-models.md.`,
 		Example: `  calcsol shuffle costs --limit 60 --methods HRD --one-deal
   calcsol shuffle costs --limit 60 --methods HRD --one-deal --list
   calcsol shuffle costs --limit 12 --repeat --methods CHFD`,

@@ -83,21 +83,12 @@ func newShuffleAnalyzeCmd() *cobra.Command {
 		Use:   "analyze",
 		Short: "Measure how well a shuffle sequence mixes (position matrix, C, χ², …)",
 		Long: `analyze shuffles s independent sets of the unshuffled deck 0..n-1 with a
-sequence (docs/shuffles-models.md: e.g. HDHRDHH, D^1R^4, R^7) and measures the result
-(docs/shuffles-analysis.md):
-
-  C         Ide & Okuda's convergence rate: the share of white cells |e| ≤ e_max
-            of the position matrix, truncated to 3 decimals, "C = 0.978(2646)"
-  max|e|    the largest deviation of a cell from 1/n
-  rising    mean number of rising sequences (uniform deck: (n+1)/2)
-  adjacent  mean number of originally adjacent pairs still adjacent, in order
-            (uniform: (n-1)/n)
-  guess     mean score of the guess-the-next-card game (uniform: H_n, 4.54 for
-            n=52); strategy: see docs/shuffles-analysis.md
-  χ²        test of the matrix against 1/n everywhere, (n-1)² degrees of freedom
-
-Set i is shuffled with its own generator shuffle.NewRand(SetSeed(seed, i)), so
-the result does not depend on --workers.
+sequence (e.g. HDHRDHH, D^1R^4, R^7) and measures the result: C, Ide & Okuda's
+convergence rate (the share of cells of the position matrix within e_max of
+1/n, "C = 0.978(2646)"); max|e|; the mean rising sequences, originally adjacent
+pairs and guess-the-next-card score, beside their values for a uniform deck;
+and a χ² test of the matrix. Set i has its own generator, so the result does
+not depend on --workers. docs/shuffles-analysis.md defines each measure.
 
 ` + emaxHelp,
 		Example: `  calcsol shuffle analyze --seq HDHRDHH --sets 100000

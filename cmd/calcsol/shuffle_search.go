@@ -128,6 +128,7 @@ prefixes once, so each sequence costs one shuffle step per set, and every
 sequence's matrix is exactly what "analyze --seq" gives with the same seed.
 
 With one method it gives the convergence curve: --methods H --m 1..100.
+Ide & Okuda's figures are for --sets 1000000 (--m 1..7 then takes minutes).
 
 ` + emaxHelp,
 		Example: `  calcsol shuffle search --methods HRD --m 1..4 --sets 10000
