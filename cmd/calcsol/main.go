@@ -87,8 +87,9 @@ func applyConfig(cmd *cobra.Command, _ []string) error {
 func main() {
 	ctx, stop := interrupt.Context(context.Background())
 	err := rootCmd.ExecuteContext(ctx)
+	interrupted := interrupt.Interrupted(ctx, err) // before stop, which cancels ctx too
 	stop()
-	if interrupt.Interrupted(ctx, err) {
+	if interrupted {
 		fmt.Fprintln(os.Stderr, "calcsol: interrupted; no output file was written")
 		os.Exit(interrupt.ExitCode)
 	}
