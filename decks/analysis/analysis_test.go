@@ -103,32 +103,11 @@ func TestDeckStatistics(t *testing.T) {
 	}
 }
 
-// permutations calls f with every permutation of 0..n-1.
-func permutations(n int, f func([]int)) {
-	p := make([]int, n)
-	for i := range p {
-		p[i] = i
-	}
-	var rec func(k int)
-	rec = func(k int) {
-		if k == n {
-			f(p)
-			return
-		}
-		for i := k; i < n; i++ {
-			p[k], p[i] = p[i], p[k]
-			rec(k + 1)
-			p[k], p[i] = p[i], p[k]
-		}
-	}
-	rec(0)
-}
-
 // The uniform means quoted in docs/shuffles-analysis.md, exactly, over all 7! decks of 7.
 func TestDeckStatisticsUniformMeans(t *testing.T) {
 	const n = 7
 	var rising, adjacent, guess, count int64
-	permutations(n, func(d []int) {
+	shuffle.EachPermutation(n, func(d []int) {
 		rising += int64(RisingSequences(d))
 		adjacent += int64(AdjacentPairs(d))
 		guess += int64(GuessScore(d))
@@ -355,7 +334,7 @@ func TestRiffleTVBruteForce(t *testing.T) {
 		// TV = Σ over permutations of max(0, 1/n! − P).
 		u := big.NewRat(1, 120)
 		want := new(big.Rat)
-		permutations(n, func(d []int) {
+		shuffle.EachPermutation(n, func(d []int) {
 			p := dist[key(d)]
 			if p == nil {
 				p = new(big.Rat)

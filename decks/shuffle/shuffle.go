@@ -771,3 +771,22 @@ func ParseMethods(s string) ([]string, error) {
 	}
 	return names, nil
 }
+
+// EachPermutation calls f with every permutation of 0..n-1 (n! calls, for
+// exact checks on small decks). The slice is reused: f must not keep it.
+func EachPermutation(n int, f func([]int)) {
+	p := Unshuffled(n)
+	var rec func(k int)
+	rec = func(k int) {
+		if k == n {
+			f(p)
+			return
+		}
+		for i := k; i < n; i++ {
+			p[k], p[i] = p[i], p[k]
+			rec(k + 1)
+			p[k], p[i] = p[i], p[k]
+		}
+	}
+	rec(0)
+}

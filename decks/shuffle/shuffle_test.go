@@ -313,7 +313,7 @@ func TestRiffleMatchesBayerDiaconis(t *testing.T) {
 				counts[[n]int(deck)]++
 			}
 			chi2, cells := 0.0, 0
-			eachPermutation(n, func(perm []int) {
+			EachPermutation(n, func(perm []int) {
 				p := binomF(n+tc.a-risingSequences(perm), n) / math.Pow(float64(tc.a), n)
 				e := p * sets
 				c := counts[[n]int(perm)]
@@ -343,23 +343,6 @@ func binomF(n, k int) float64 {
 		v = v * float64(n-k+i) / float64(i)
 	}
 	return v
-}
-
-func eachPermutation(n int, f func([]int)) {
-	p := Unshuffled(n)
-	var rec func(k int)
-	rec = func(k int) {
-		if k == n {
-			f(slices.Clone(p))
-			return
-		}
-		for i := k; i < n; i++ {
-			p[k], p[i] = p[i], p[k]
-			rec(k + 1)
-			p[k], p[i] = p[i], p[k]
-		}
-	}
-	rec(0)
 }
 
 func TestBinomialHalf(t *testing.T) {
@@ -622,5 +605,13 @@ func TestApply(t *testing.T) {
 		if !slices.Equal(decks[i], want) || !slices.Equal(perms[i], Permutation(want)) {
 			t.Errorf("set %d: deck %v perm %v, want %v", i, decks[i], perms[i], want)
 		}
+	}
+}
+
+func TestEachPermutation(t *testing.T) {
+	seen := map[[4]int]bool{}
+	EachPermutation(4, func(p []int) { seen[[4]int(p)] = true })
+	if len(seen) != 24 {
+		t.Errorf("%d distinct permutations of 4, want 24", len(seen))
 	}
 }
