@@ -134,3 +134,20 @@ func FuzzParseSequence(f *testing.F) {
 		}
 	})
 }
+
+// ParseMethods round-trips: the letters it returns, joined, read back the same.
+func FuzzParseMethods(f *testing.F) {
+	for _, s := range []string{"HRD", "hrd", "CHRFDOU", "HH", "", "X", "Hé"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		names, err := ParseMethods(s)
+		if err != nil {
+			return
+		}
+		again, err := ParseMethods(strings.Join(names, ""))
+		if err != nil || !slices.Equal(names, again) {
+			t.Fatalf("ParseMethods(%q) = %v, read back as %v, %v", s, names, again, err)
+		}
+	})
+}
