@@ -111,9 +111,6 @@ func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 	if (seqSpec == "") == (dealSpec == "") {
 		return badInput("give exactly one of --shuffle SEQUENCE and --deal SPEC")
 	}
-	if count < 1 || count > corpus.MaxCount {
-		return badInput("--count %d: want 1..%d decks", count, corpus.MaxCount)
-	}
 	if out == "" {
 		return badInput("--out FILE is required (- for standard output)")
 	}

@@ -86,12 +86,6 @@ func runDealStats(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return badInput("--target: %w", err)
 	}
-	if players < deal.MinPlayers || players > deal.MaxPlayers {
-		return badInput("--players %d: want %d..%d", players, deal.MinPlayers, deal.MaxPlayers)
-	}
-	if deals < 1 || deals > deal.MaxDeals {
-		return badInput("--deals %d: want 1..%d", deals, deal.MaxDeals)
-	}
 	adjusts, err := deal.Adjusts(from, to, step)
 	if err != nil {
 		return badInput("--from/--to/--step: %w", err)
