@@ -96,7 +96,7 @@ func ParsePriority(data []byte, file string) (*strategies.Table, error) {
 	}
 	root := doc.Content[0]
 	errAt := func(n *yaml.Node, format string, args ...any) error {
-		return fmt.Errorf("%s:%d: %s", file, n.Line, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%s:%d: %w", file, n.Line, fmt.Errorf(format, args...))
 	}
 	if root.Kind != yaml.MappingNode {
 		return nil, errAt(root, "want a mapping with name, stacks, options and ranks")
@@ -122,7 +122,7 @@ func ParsePriority(data []byte, file string) (*strategies.Table, error) {
 			t.Stacks = v.Value
 			r := solver.Rules{Stacks: len(t.Stacks), Names: t.Stacks}
 			if err := r.Validate(); err != nil {
-				return nil, errAt(v, "stacks %q: %v", t.Stacks, err)
+				return nil, errAt(v, "stacks %q: %w", t.Stacks, err)
 			}
 		case "options":
 			if v.Kind != yaml.MappingNode {
@@ -131,7 +131,7 @@ func ParsePriority(data []byte, file string) (*strategies.Table, error) {
 			for j := 0; j+1 < len(v.Content); j += 2 {
 				ok, ov := v.Content[j], v.Content[j+1]
 				if err := t.Options.SetOption(ok.Value, ov.Value); err != nil {
-					return nil, errAt(ok, "%v", err)
+					return nil, errAt(ok, "%w", err)
 				}
 			}
 		case "ranks":
@@ -172,14 +172,14 @@ func ParsePriority(data []byte, file string) (*strategies.Table, error) {
 		}
 		r, err := solver.ParseRank(rankNode.Value[0])
 		if err != nil {
-			return nil, errAt(rankNode, "%v", err)
+			return nil, errAt(rankNode, "%w", err)
 		}
 		if t.Ops[r] != nil {
 			return nil, errAt(rankNode, "rank %s given twice", r)
 		}
 		ops, err := strategies.ParseOps(opsNode.Value, t.Stacks)
 		if err != nil {
-			return nil, errAt(opsNode, "rank %s: %v", r, err)
+			return nil, errAt(opsNode, "rank %s: %w", r, err)
 		}
 		t.Ops[r] = ops
 	}
@@ -191,25 +191,44 @@ func ParsePriority(data []byte, file string) (*strategies.Table, error) {
 	return t, nil
 }
 
-// FormatPriority writes t in the format ParsePriority reads.
+// FormatPriority writes t in the format ParsePriority reads, comment first
+// as '#' lines. Every value goes through the YAML encoder, so a name like
+// "a: b" or "x # y" reads back as written.
 func FormatPriority(t *strategies.Table, comment string) []byte {
+	scalar := func(v string, style yaml.Style) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: v, Style: style}
+	}
+	mapping := func(style yaml.Style, kv ...*yaml.Node) *yaml.Node {
+		return &yaml.Node{Kind: yaml.MappingNode, Style: style, Content: kv}
+	}
+	key := func(k string) *yaml.Node { return scalar(k, 0) }
+	ranks := &yaml.Node{Kind: yaml.SequenceNode}
+	for k := solver.Rank(1); k <= solver.NumRanks; k++ {
+		ranks.Content = append(ranks.Content, mapping(yaml.FlowStyle,
+			key("rank"), scalar(k.String(), 0),
+			key("ops"), scalar(strategies.FormatOps(t.Ops[k]), yaml.DoubleQuotedStyle)))
+	}
+	doc := mapping(0,
+		key("name"), scalar(t.Name, 0),
+		key("source"), scalar(t.Source, yaml.DoubleQuotedStyle),
+		key("stacks"), scalar(t.Stacks, 0),
+		key("options"), mapping(0,
+			key("tx_respects_reservation"), scalar(fmt.Sprint(t.Options.TxRespectsReservation), 0),
+			key("deadlock_check"), scalar(fmt.Sprint(t.Options.Check), 0),
+			key("on_exhausted"), scalar(fmt.Sprint(t.Options.OnExhausted), 0)),
+		key("ranks"), ranks)
 	var b bytes.Buffer
 	for _, line := range strings.Split(strings.TrimRight(comment, "\n"), "\n") {
 		if line != "" {
 			fmt.Fprintf(&b, "# %s\n", line)
 		}
 	}
-	fmt.Fprintf(&b, "name: %s\n", t.Name)
-	fmt.Fprintf(&b, "source: %q\n", t.Source)
-	fmt.Fprintf(&b, "stacks: %s\n", t.Stacks)
-	b.WriteString("options:\n")
-	fmt.Fprintf(&b, "  tx_respects_reservation: %t\n", t.Options.TxRespectsReservation)
-	fmt.Fprintf(&b, "  deadlock_check: %s\n", t.Options.Check)
-	fmt.Fprintf(&b, "  on_exhausted: %s\n", t.Options.OnExhausted)
-	b.WriteString("ranks:\n")
-	for k := solver.Rank(1); k <= solver.NumRanks; k++ {
-		fmt.Fprintf(&b, "  - {rank: %s, ops: \"%s\"}\n", k, strategies.FormatOps(t.Ops[k]))
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		panic(fmt.Sprintf("configs: encoding a priority table: %v", err)) // only plain strings: cannot fail
 	}
+	enc.Close()
 	return b.Bytes()
 }
 

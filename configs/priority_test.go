@@ -3,18 +3,16 @@ package configs
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/calcsol/calcsol/internal/golden"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
 )
-
-var update = flag.Bool("update", false, "rewrite the shipped derived tables")
 
 func TestShippedTables(t *testing.T) {
 	want := map[string]int{"nanzaki-shintani": 3, "nanzaki-shintani-4": 4}
@@ -79,19 +77,47 @@ func TestDerivedTableIsShipped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := FormatPriority(d, DeriveComment(tab, r))
-	path := "priority/" + DefaultPriorityFor(4) + ".yaml"
-	if *update {
-		if err := os.WriteFile(path, want, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(path)
+	golden.Check(t, "priority/"+DefaultPriorityFor(4)+".yaml", FormatPriority(d, DeriveComment(tab, r)))
+}
+
+// Names, sources and stack names that YAML would read otherwise come back
+// as written: FormatPriority quotes through the YAML encoder.
+func TestFormatPriorityQuotes(t *testing.T) {
+	tab, err := LoadPriority(DefaultPriority)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from Derive(Table 1, 4 stacks); run go test ./configs -update", path)
+	for _, name := range []string{"a: b", "x # y", "- dash", "'quoted'", `"dq"`, "yes", "12", "", "line\nbreak"} {
+		tab.Name, tab.Source = name, name+" source"
+		back, err := ParsePriority(FormatPriority(tab, "a comment\n# with a hash"), "t.yaml")
+		if err != nil {
+			t.Errorf("name %q: %v", name, err)
+			continue
+		}
+		want := name
+		if want == "" {
+			want = "t" // an empty name is the file's
+		}
+		if back.Name != want || back.Source != name+" source" {
+			t.Errorf("name %q, source %q read back as %q, %q", name, tab.Source, back.Name, back.Source)
+		}
+	}
+}
+
+// An error from the parts of a table (an operation, an option) stays in
+// the chain under the file and line.
+func TestParsePriorityKeepsTheChain(t *testing.T) {
+	data, _ := os.ReadFile("priority/nanzaki-shintani.yaml")
+	bad := bytes.Replace(data, []byte("T1 T2 N4"), []byte("T1 T2 N7"), 1)
+	_, err := ParsePriority(bad, "f.yaml")
+	_, opsErr := strategies.ParseOps("N7", "ZXC")
+	if err == nil || opsErr == nil {
+		t.Fatalf("errors %v, %v", err, opsErr)
+	}
+	for e := err; e.Error() != opsErr.Error(); e = errors.Unwrap(e) {
+		if errors.Unwrap(e) == nil {
+			t.Fatalf("%v: no %q in its chain", err, opsErr)
+		}
 	}
 }
 

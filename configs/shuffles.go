@@ -12,11 +12,11 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
-// shufflesYAML holds the default shuffle parameters (SPEC §5), commented
-// with their sources; it must agree with decks.DefaultParams.
+// shufflesYAML holds the default shuffle parameters, commented
+// with their sources; it must agree with shuffle.DefaultParams.
 //
 //go:embed shuffles.yaml
 var shufflesYAML []byte
@@ -27,22 +27,22 @@ func ShufflesYAML() []byte { return slices.Clone(shufflesYAML) }
 
 // LoadShuffleParams reads shuffle model parameters from a YAML file in the
 // format of configs/shuffles.yaml; the empty path gives the embedded
-// defaults. Keys left out keep decks.DefaultParams; unknown keys and bad
+// defaults. Keys left out keep shuffle.DefaultParams; unknown keys and bad
 // values are refused with the file, line and reason.
-func LoadShuffleParams(path string) (decks.Params, error) {
+func LoadShuffleParams(path string) (shuffle.Params, error) {
 	if path == "" {
 		return ParseShuffleParams(shufflesYAML, "shuffles.yaml")
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return decks.Params{}, err
+		return shuffle.Params{}, err
 	}
 	return ParseShuffleParams(data, path)
 }
 
 // ParseShuffleParams reads shuffle parameters from YAML; file names it in errors.
-func ParseShuffleParams(data []byte, file string) (decks.Params, error) {
-	p := decks.DefaultParams()
+func ParseShuffleParams(data []byte, file string) (shuffle.Params, error) {
+	p := shuffle.DefaultParams()
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return p, fmt.Errorf("%s: %w", file, err)
@@ -98,8 +98,8 @@ func ParseShuffleParams(data []byte, file string) (decks.Params, error) {
 		}},
 		{"costs", func(n *yaml.Node, at string) error {
 			var fields []shuffleField
-			for i := range len(decks.Letters) {
-				l := decks.Letters[i]
+			for i := range len(shuffle.Letters) {
+				l := shuffle.Letters[i]
 				fields = append(fields, shuffleField{string(l), func(v *yaml.Node, _ string) error {
 					var s int
 					if err := d.int(&s)(v, ""); err != nil {
@@ -116,7 +116,7 @@ func ParseShuffleParams(data []byte, file string) (decks.Params, error) {
 		}},
 	})
 	if len(d.errs) > 0 {
-		return decks.DefaultParams(), errors.Join(d.errs...)
+		return shuffle.DefaultParams(), errors.Join(d.errs...)
 	}
 	return p, nil
 }
@@ -252,13 +252,13 @@ func (d *shuffleDecoder) bool(dst *bool) func(*yaml.Node, string) error {
 	}
 }
 
-func (d *shuffleDecoder) rounding(dst *decks.Rounding) func(*yaml.Node, string) error {
+func (d *shuffleDecoder) rounding(dst *shuffle.Rounding) func(*yaml.Node, string) error {
 	return func(v *yaml.Node, _ string) error {
 		s, err := shuffleScalar(v, "nearest, floor or ceil")
 		if err != nil {
 			return err
 		}
-		r, err := decks.ParseRounding(s)
+		r, err := shuffle.ParseRounding(s)
 		if err != nil {
 			return err
 		}
@@ -267,7 +267,7 @@ func (d *shuffleDecoder) rounding(dst *decks.Rounding) func(*yaml.Node, string) 
 	}
 }
 
-// face reads down (each dealt card on top of its pile, the SPEC §5 worked
+// face reads down (each dealt card on top of its pile, the docs/shuffles-models.md worked
 // example) or up (each pile keeps the order dealt).
 func (d *shuffleDecoder) face(dst *bool) func(*yaml.Node, string) error {
 	return func(v *yaml.Node, _ string) error {
@@ -290,7 +290,7 @@ func (d *shuffleDecoder) face(dst *bool) func(*yaml.Node, string) error {
 // FormatShuffleParams writes p as YAML in the format ParseShuffleParams reads
 // (every key, no comments); parsing the result gives p back exactly (numbers
 // are written with the shortest decimal that reads back as the same float64).
-func FormatShuffleParams(p decks.Params) []byte {
+func FormatShuffleParams(p shuffle.Params) []byte {
 	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	var b strings.Builder
 	fmt.Fprintf(&b, "cut:\n  centre: %s\n  sd: %s\n  rounding: %s\n", num(p.Cut.Centre), num(p.Cut.SD), p.Cut.Rounding)
@@ -298,7 +298,7 @@ func FormatShuffleParams(p decks.Params) []byte {
 	fmt.Fprintf(&b, "riffle:\n  packets: %d\n  drop: %t\n", p.Riffle.Packets, p.Riffle.Drop)
 	fmt.Fprintf(&b, "faro:\n  in: %t\n", p.Faro.In)
 	order := p.Deal.Order.String()
-	if p.Deal.Order == decks.PilesCustom {
+	if p.Deal.Order == shuffle.PilesCustom {
 		var piles []string
 		for _, x := range p.Deal.Custom {
 			piles = append(piles, strconv.Itoa(x))
@@ -312,16 +312,16 @@ func FormatShuffleParams(p decks.Params) []byte {
 	fmt.Fprintf(&b, "deal:\n  piles: %d\n  order: %s\n  face: %s\n", p.Deal.Piles, order, face)
 	fmt.Fprintf(&b, "overhand:\n  p: %s\n", num(p.Overhand.P))
 	b.WriteString("costs:\n")
-	for i := range len(decks.Letters) {
+	for i := range len(shuffle.Letters) {
 		c := p.Costs
-		v, _ := c.Of(decks.Letters[i])
-		fmt.Fprintf(&b, "  %c: %d\n", decks.Letters[i], v)
+		v, _ := c.Of(shuffle.Letters[i])
+		fmt.Fprintf(&b, "  %c: %d\n", shuffle.Letters[i], v)
 	}
 	return []byte(b.String())
 }
 
 // pileOrder reads odd-even, natural, or a list of pile numbers (top first).
-func (d *shuffleDecoder) pileOrder(dst *decks.Deal) func(*yaml.Node, string) error {
+func (d *shuffleDecoder) pileOrder(dst *shuffle.Deal) func(*yaml.Node, string) error {
 	return func(v *yaml.Node, at string) error {
 		if v.Kind == yaml.SequenceNode {
 			var order []int
@@ -332,15 +332,15 @@ func (d *shuffleDecoder) pileOrder(dst *decks.Deal) func(*yaml.Node, string) err
 				}
 				order = append(order, x)
 			}
-			dst.Order, dst.Custom = decks.PilesCustom, order
+			dst.Order, dst.Custom = shuffle.PilesCustom, order
 			return nil
 		}
 		s, err := shuffleScalar(v, "odd-even, natural or a list of piles")
 		if err != nil {
 			return err
 		}
-		o, err := decks.ParsePileOrder(s)
-		if err != nil || o == decks.PilesCustom {
+		o, err := shuffle.ParsePileOrder(s)
+		if err != nil || o == shuffle.PilesCustom {
 			return fmt.Errorf("unknown pile order %q (want odd-even, natural or a list of piles such as [2, 1, 3])", s)
 		}
 		dst.Order, dst.Custom = o, nil

@@ -9,18 +9,18 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
-// TestShufflesYAMLMatchesDefaults: the shipped file and decks.DefaultParams
+// TestShufflesYAMLMatchesDefaults: the shipped file and shuffle.DefaultParams
 // are written separately; they must agree.
 func TestShufflesYAMLMatchesDefaults(t *testing.T) {
 	p, err := LoadShuffleParams("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(decks.DefaultParams(), p); diff != "" {
-		t.Errorf("configs/shuffles.yaml differs from decks.DefaultParams (-defaults +file):\n%s", diff)
+	if diff := cmp.Diff(shuffle.DefaultParams(), p); diff != "" {
+		t.Errorf("configs/shuffles.yaml differs from shuffle.DefaultParams (-defaults +file):\n%s", diff)
 	}
 }
 
@@ -28,33 +28,33 @@ func TestParseShuffleParams(t *testing.T) {
 	tests := []struct {
 		name string
 		yaml string
-		edit func(p *decks.Params)
+		edit func(p *shuffle.Params)
 	}{
-		{"empty", "", func(*decks.Params) {}},
-		{"comment only", "# nothing\n", func(*decks.Params) {}},
-		{"seed 000 hindu h=5", "hindu: {mean: 5, sd: 5/6}\n", func(p *decks.Params) {
+		{"empty", "", func(*shuffle.Params) {}},
+		{"comment only", "# nothing\n", func(*shuffle.Params) {}},
+		{"Nose & Fukagawa hindu h=5", "hindu: {mean: 5, sd: 5/6}\n", func(p *shuffle.Params) {
 			p.Hindu.Mean, p.Hindu.SD = 5, 5.0/6
 		}},
-		{"seed 000 deal order", "deal:\n  order: natural\n", func(p *decks.Params) {
-			p.Deal.Order = decks.PilesNatural
+		{"Nose & Fukagawa deal order", "deal:\n  order: natural\n", func(p *shuffle.Params) {
+			p.Deal.Order = shuffle.PilesNatural
 		}},
-		{"custom deal", "deal: {piles: 3, order: [3, 1, 2]}\n", func(p *decks.Params) {
-			p.Deal = decks.Deal{Piles: 3, Order: decks.PilesCustom, Custom: []int{3, 1, 2}}
+		{"custom deal", "deal: {piles: 3, order: [3, 1, 2]}\n", func(p *shuffle.Params) {
+			p.Deal = shuffle.Deal{Piles: 3, Order: shuffle.PilesCustom, Custom: []int{3, 1, 2}}
 		}},
-		{"cut and rounding", "cut: {sd: 2.5, centre: 0.4, rounding: floor}\n", func(p *decks.Params) {
-			p.Cut = decks.Cut{Centre: 0.4, SD: 2.5, Rounding: decks.RoundFloor}
+		{"cut and rounding", "cut: {sd: 2.5, centre: 0.4, rounding: floor}\n", func(p *shuffle.Params) {
+			p.Cut = shuffle.Cut{Centre: 0.4, SD: 2.5, Rounding: shuffle.RoundFloor}
 		}},
-		{"in faro, 3-riffle, overhand", "faro: {in: true}\nriffle: {packets: 3, drop: true}\noverhand: {p: 1/2}\n", func(p *decks.Params) {
+		{"in faro, 3-riffle, overhand", "faro: {in: true}\nriffle: {packets: 3, drop: true}\noverhand: {p: 1/2}\n", func(p *shuffle.Params) {
 			p.Faro.In, p.Riffle.Packets, p.Riffle.Drop, p.Overhand.P = true, 3, true, 0.5
 		}},
-		{"costs", "costs: {o: 4, U: 1, D: 25}\n", func(p *decks.Params) {
+		{"costs", "costs: {o: 4, U: 1, D: 25}\n", func(p *shuffle.Params) {
 			p.Costs.O, p.Costs.U, p.Costs.D = 4, 1, 25
 		}},
-		{"face-up deal", "deal: {face: up, piles: 1000}\n", func(p *decks.Params) {
+		{"face-up deal", "deal: {face: up, piles: 1000}\n", func(p *shuffle.Params) {
 			p.Deal.FaceUp, p.Deal.Piles = true, 1000
 		}},
-		{"hindu min and ceil", "hindu:\n  min: 2\n  rounding: ceil\n", func(p *decks.Params) {
-			p.Hindu.Min, p.Hindu.Rounding = 2, decks.RoundCeil
+		{"hindu min and ceil", "hindu:\n  min: 2\n  rounding: ceil\n", func(p *shuffle.Params) {
+			p.Hindu.Min, p.Hindu.Rounding = 2, shuffle.RoundCeil
 		}},
 	}
 	for _, tc := range tests {
@@ -63,7 +63,7 @@ func TestParseShuffleParams(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := decks.DefaultParams()
+			want := shuffle.DefaultParams()
 			tc.edit(&want)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
@@ -130,19 +130,19 @@ func TestLoadShuffleParamsFile(t *testing.T) {
 // TestFormatShuffleParams: the writer's output parses back to the same
 // parameters, for the defaults and for every kind of non-default value.
 func TestFormatShuffleParams(t *testing.T) {
-	edits := []func(p *decks.Params){
-		func(*decks.Params) {},
-		func(p *decks.Params) {
-			p.Cut = decks.Cut{Centre: 0.1, SD: 1.0 / 3, Rounding: decks.RoundCeil}
-			p.Hindu = decks.Hindu{Mean: -2.5e-7, SD: 1e300, Rounding: decks.RoundFloor, Min: 7}
-			p.Riffle, p.Faro, p.Overhand = decks.Riffle{Packets: 5, Drop: true}, decks.Faro{In: true}, decks.Overhand{P: 0.3}
-			p.Deal = decks.Deal{Piles: 4, Order: decks.PilesCustom, Custom: []int{4, 2, 1, 3}, FaceUp: true}
-			p.Costs = decks.Costs{C: 1, U: 9}
+	edits := []func(p *shuffle.Params){
+		func(*shuffle.Params) {},
+		func(p *shuffle.Params) {
+			p.Cut = shuffle.Cut{Centre: 0.1, SD: 1.0 / 3, Rounding: shuffle.RoundCeil}
+			p.Hindu = shuffle.Hindu{Mean: -2.5e-7, SD: 1e300, Rounding: shuffle.RoundFloor, Min: 7}
+			p.Riffle, p.Faro, p.Overhand = shuffle.Riffle{Packets: 5, Drop: true}, shuffle.Faro{In: true}, shuffle.Overhand{P: 0.3}
+			p.Deal = shuffle.Deal{Piles: 4, Order: shuffle.PilesCustom, Custom: []int{4, 2, 1, 3}, FaceUp: true}
+			p.Costs = shuffle.Costs{C: 1, U: 9}
 		},
-		func(p *decks.Params) { p.Deal = decks.Deal{Piles: 1000, Order: decks.PilesNatural} },
+		func(p *shuffle.Params) { p.Deal = shuffle.Deal{Piles: 1000, Order: shuffle.PilesNatural} },
 	}
 	for i, edit := range edits {
-		want := decks.DefaultParams()
+		want := shuffle.DefaultParams()
 		edit(&want)
 		text := FormatShuffleParams(want)
 		got, err := ParseShuffleParams(text, "w.yaml")
@@ -157,7 +157,7 @@ func TestFormatShuffleParams(t *testing.T) {
 
 // FuzzParseShuffleParams: whatever is accepted is valid, and its round trip
 // parse → FormatShuffleParams → parse gives the same parameters; nothing
-// panics. Every accepted value is bounded (piles ≤ decks.MaxPiles, riffle
+// panics. Every accepted value is bounded (piles ≤ shuffle.MaxPiles, riffle
 // packets ≤ 128), so nothing is slow either.
 func FuzzParseShuffleParams(f *testing.F) {
 	f.Add(string(ShufflesYAML()))
@@ -184,8 +184,8 @@ func FuzzParseShuffleParams(f *testing.F) {
 }
 
 func ExampleFormatShuffleParams() {
-	p := decks.DefaultParams()
-	p.Deal = decks.Deal{Piles: 3, Order: decks.PilesCustom, Custom: []int{3, 1, 2}, FaceUp: true}
+	p := shuffle.DefaultParams()
+	p.Deal = shuffle.Deal{Piles: 3, Order: shuffle.PilesCustom, Custom: []int{3, 1, 2}, FaceUp: true}
 	text := FormatShuffleParams(p)
 	back, err := ParseShuffleParams(text, "example.yaml")
 	fmt.Println(err, back.Deal.Custom, back.Deal.FaceUp)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -26,9 +26,9 @@ func samples(b *testing.B, stacks, n int, deep bool) []sample {
 	var out []sample
 	for seed := uint64(0); len(out) < n; seed++ {
 		d := randomDeck(seed)
-		pl := &player{rng: decks.NewRand(seed), tableFirst: 1, careful: true, guard: Partial}
+		pl := &player{rng: shuffle.NewRand(seed), tableFirst: 1, careful: true, guard: Partial}
 		if deep {
-			pl = &player{rng: decks.NewRand(seed), tableFirst: 0.3, careful: true, guard: exactCheck}
+			pl = &player{rng: shuffle.NewRand(seed), tableFirst: 0.3, careful: true, guard: exactCheck}
 		}
 		pl.visit = func(p solver.View, y solver.Rank, x, s int) {
 			if len(out) < n && (!deep || stacked(p) >= 12) && FindCycle(p) == nil {

@@ -2,17 +2,14 @@ package deadlock
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/calcsol/calcsol/internal/golden"
+
 	"github.com/calcsol/calcsol/solver"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // deckWith returns a deck that starts with the given ranks and continues with
 // the rest of the 52 cards in rank order: enough to replay a short trace.
@@ -107,7 +104,7 @@ var exactCases = []struct {
 // positions and compares the explanations with testdata/explanations.golden
 // (go test ./deadlock -run TestExactCases -update rewrites it).
 func TestExactCases(t *testing.T) {
-	var golden bytes.Buffer
+	var got bytes.Buffer
 	for _, tc := range exactCases {
 		rules := solver.Rules{Stacks: tc.stacks}
 		g := replay(t, tc.deck, rules, tc.trace)
@@ -133,21 +130,9 @@ func TestExactCases(t *testing.T) {
 				t.Errorf("%s: %v\n%v", tc.name, err, c)
 			}
 		}
-		fmt.Fprintf(&golden, "# %s\n%s\nmove %s\n%v\n\n", tc.name, stacksString(p), tc.move, c)
+		fmt.Fprintf(&got, "# %s\n%s\nmove %s\n%v\n\n", tc.name, stacksString(p), tc.move, c)
 	}
-	path := filepath.Join("testdata", "explanations.golden")
-	if *update {
-		if err := os.WriteFile(path, golden.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(golden.Bytes(), want) {
-		t.Errorf("explanations differ from %s (run with -update if the change is intended):\n%s", path, golden.String())
-	}
+	golden.Check(t, "testdata/explanations.golden", got.Bytes())
 }
 
 // TestExactMovesThatAddNoNode: an unassigned card, or a card for a slot that

@@ -3,7 +3,7 @@ package deadlock
 import (
 	"testing"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -17,7 +17,7 @@ func TestLocateManyStacks(t *testing.T) {
 		bad := 0
 		for seed := range uint64(10) {
 			d := randomDeck(seed)
-			pl := &player{rng: decks.NewRand(seed), tableFirst: 0.5}
+			pl := &player{rng: shuffle.NewRand(seed), tableFirst: 0.5}
 			play(t, &d, rules, pl, func(g *solver.Game, trace []solver.Move) {
 				p := g.View()
 				for s := range p.Stacks() {
@@ -50,7 +50,7 @@ func TestPartialManyStacks(t *testing.T) {
 	wrong := 0
 	for seed := range uint64(10) {
 		d := randomDeck(seed)
-		pl := &player{rng: decks.NewRand(seed), tableFirst: 0.8, guard: exactCheck}
+		pl := &player{rng: shuffle.NewRand(seed), tableFirst: 0.8, guard: exactCheck}
 		var trace []solver.Move
 		pl.visit = func(p solver.View, y solver.Rank, x, s int) {
 			if Partial(p, y, x, s) && !Closes(p, y, x, s) {

@@ -36,8 +36,8 @@ func (l Link) String() string {
 	return "?"
 }
 
-// Card is one card of a cycle: where it lies and where it must go.
-type Card struct {
+// CycleCard is one card of a cycle: where it lies and where it must go.
+type CycleCard struct {
 	Rank  solver.Rank
 	Table int  // the table it is assigned to, 1..4
 	Stack int  // 0-based stack index
@@ -52,7 +52,7 @@ type Card struct {
 // the last card before the first) for the reason Links[i]. None of them can
 // ever go first.
 type Cycle struct {
-	Cards []Card
+	Cards []CycleCard
 	Links []Link // Links[i] relates Cards[i] to Cards[(i+1)%len(Cards)]
 	// Existing is set by Exact when the position was already deadlocked
 	// before the move; the cycle reported is then one of the position's.
@@ -101,7 +101,7 @@ func (c *Cycle) String() string {
 }
 
 // long names a card with its stack and table: "5 (stack X, for table 1)".
-func (c Card) long() string {
+func (c CycleCard) long() string {
 	if c.New {
 		return fmt.Sprintf("%s (to go on stack %c, for table %d)", c.Rank, c.Name, c.Table)
 	}
@@ -236,13 +236,13 @@ func (g *graph) explain(p solver.View, nodes []int8, newNode int8, newStack int)
 			start = i
 		}
 	}
-	c := &Cycle{Cards: make([]Card, n), Links: make([]Link, n)}
+	c := &Cycle{Cards: make([]CycleCard, n), Links: make([]Link, n)}
 	r := p.Rules()
 	for i := range n {
 		j := (start + i) % n
 		b := nodes[j]
 		x := int(b)/solver.NumRanks + 1
-		c.Cards[i] = Card{
+		c.Cards[i] = CycleCard{
 			Rank:  solver.TableRank(x, int(b)%solver.NumRanks),
 			Table: x,
 			Stack: stack[b],

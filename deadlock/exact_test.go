@@ -3,7 +3,7 @@ package deadlock
 import (
 	"testing"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -23,7 +23,7 @@ func TestExactMatchesReference(t *testing.T) {
 			rules := solver.Rules{Stacks: stacks}
 			var moves, cyclic, partialHits int
 			for seed := range uint64(games) {
-				pl := &player{rng: decks.NewRand(1000 + seed), tableFirst: 0.8}
+				pl := &player{rng: shuffle.NewRand(1000 + seed), tableFirst: 0.8}
 				if guarded {
 					pl.guard = exactCheck
 				}
@@ -90,7 +90,7 @@ func TestFindCycleMatchesReference(t *testing.T) {
 		var positions, cyclic int
 		for seed := range uint64(20) {
 			d := randomDeck(500 + seed)
-			pl := &player{rng: decks.NewRand(seed), tableFirst: 0.5}
+			pl := &player{rng: shuffle.NewRand(seed), tableFirst: 0.5}
 			play(t, &d, rules, pl, func(g *solver.Game, trace []solver.Move) {
 				positions++
 				want, short := naiveCycle(g.View())
@@ -136,7 +136,7 @@ func TestCorollary1(t *testing.T) {
 			var endgames, free, won int
 			for seed := range uint64(200) {
 				d := randomDeck(9000 + seed)
-				pl := &player{rng: decks.NewRand(seed), tableFirst: 1, careful: true}
+				pl := &player{rng: shuffle.NewRand(seed), tableFirst: 1, careful: true}
 				pl.guard = exactCheck
 				if name == "partial" {
 					pl.guard = Partial

@@ -3,7 +3,7 @@ package deadlock
 import (
 	"testing"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -20,7 +20,7 @@ func FuzzClosesMatchesReference(f *testing.F) {
 	f.Fuzz(func(t *testing.T, deckSeed, playSeed uint64, stacks, eager uint8) {
 		rules := solver.Rules{Stacks: int(stacks)%solver.MaxStacks + 1}
 		d := randomDeck(deckSeed)
-		pl := &player{rng: decks.NewRand(playSeed), tableFirst: float64(eager) / 255}
+		pl := &player{rng: shuffle.NewRand(playSeed), tableFirst: float64(eager) / 255}
 		pl.visit = func(p solver.View, y solver.Rank, x, s int) {
 			q := after(t, p, y, x, s)
 			want, _ := naiveCycle(q.View())

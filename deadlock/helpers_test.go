@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -17,7 +17,7 @@ func randomDeck(seed uint64) solver.Deck {
 	for i := range d {
 		d[i] = solver.Rank(i%solver.NumRanks + 1)
 	}
-	decks.NewRand(seed).Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
+	shuffle.NewRand(seed).Shuffle(len(d), func(i, j int) { d[i], d[j] = d[j], d[i] })
 	return d
 }
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -56,7 +56,7 @@ func measure(t *testing.T, stacks, games int, careful bool) missStats {
 	st := missStats{byShape: map[string]int{}}
 	for seed := range uint64(games) {
 		d := randomDeck(seed)
-		pl := &player{rng: decks.NewRand(seed), tableFirst: 1, careful: careful, guard: Partial}
+		pl := &player{rng: shuffle.NewRand(seed), tableFirst: 1, careful: careful, guard: Partial}
 		var trace []solver.Move
 		pl.visit = func(p solver.View, y solver.Rank, x, s int) {
 			if FindCycle(p) != nil {

@@ -56,7 +56,7 @@ func TestParseDeck(t *testing.T) {
 		{name: "fifth ace", in: "A" + sortedRanks[:51], err: "card 5: a fifth A"},
 		{name: "unknown rank", in: "X" + sortedRanks[1:], err: `card 1: unknown rank 'X'`},
 		{name: "duplicate card", in: strings.Replace(cards, "2S", "AS", 1), err: "card 2: duplicate card AS"},
-		{name: "bad suit in cards", in: strings.Replace(cards, "2S", "2X", 1), err: `card 2 "2X": unknown suit 'X'`},
+		{name: "bad suit in cards", in: strings.Replace(cards, "2S", "2X", 1), err: `card 2: card "2X": unknown suit 'X'`},
 		{name: "empty", in: "", err: "0 cards; want 52"},
 	}
 	for _, tc := range tests {

@@ -2,19 +2,17 @@ package strategies_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/calcsol/calcsol/internal/golden"
 
 	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // randomDeck is deck number i of a seeded stream (tests only; corpora come from package decks).
 func randomDeck(r *rand.Rand) solver.Deck {
@@ -122,19 +120,7 @@ func TestPriorityGoldenTraces(t *testing.T) {
 			fmt.Fprintf(&b, "deck %s (%s)\n%s\n=> won=%t placed=%d: %s\n\n", d.String(), r, solver.FormatTrace(res.Trace, r), res.Won, res.Placed, res.Reason)
 		}
 	}
-	path := "testdata/traces.golden"
-	if *update {
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != string(want) {
-		t.Errorf("traces differ from %s (go test ./strategies -run Golden -update to accept)", path)
-	}
+	golden.Check(t, "testdata/traces.golden", []byte(b.String()))
 }
 
 // The strategy's moves obey calcsol's reading of the paper: a card is stacked

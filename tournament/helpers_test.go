@@ -8,7 +8,7 @@ import (
 )
 
 // testDecks returns n uniformly shuffled decks from seed (Fisher–Yates on a
-// seeded PCG, as decks.NewRand makes it), so that the tests depend only on
+// seeded PCG, as shuffle.NewRand makes it), so that the tests depend only on
 // solver and not on the deck generators.
 func testDecks(n int, seed uint64) []solver.Deck {
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))

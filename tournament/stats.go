@@ -29,7 +29,9 @@ func Wilson(wins, n int, z float64) (lo, hi float64) {
 	z2 := float64(z * z)
 	denom := 1 + z2/nf
 	center := (p + z2/float64(2*nf)) / denom
-	half := z / denom * math.Sqrt(float64(p*(1-p))/nf+z2/float64(float64(4*nf)*nf))
+	// half is converted too: a product stored in a variable may still be
+	// fused into the center-half and center+half below.
+	half := float64(z / denom * math.Sqrt(float64(p*(1-p))/nf+z2/float64(float64(4*nf)*nf)))
 	lo, hi = center-half, center+half
 	// At the ends the interval touches 0 or 1 exactly; rounding must not
 	// move it past them.

@@ -2,20 +2,18 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/cards"
+	"github.com/calcsol/calcsol/decks/deal"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 var dealCmd = &cobra.Command{
 	Use:   "deal",
 	Short: "Deal generators: biased deals of a 52-card deck to 3..5 players",
-	Long: `Deal generators (SPEC §7, seed 002): a uniformly shuffled 52-card deck is
+	Long: `Deal generators (Shimosawa & Arakawa): a uniformly shuffled 52-card deck is
 dealt round-robin to 3..5 players, then adjusted by |adjust| exchanges of one
 card between two players (adjust -100..100: positive makes hands more biased
 toward the target, negative less, 0 leaves the deal as dealt). Targets: pairs
@@ -28,26 +26,17 @@ deals, gathered back into stocks.`,
 var dealStatsCmd = &cobra.Command{
 	Use:   "stats",
 	Short: "Mean pairs, triples, quads and runs per hand for a range of adjust values",
-	Long: `Deal --deals uniformly shuffled decks (the decks of "shuffle U" with --seed),
-adjust every deal with each value from --from to --to by --step, and print the
-per-hand means of the SPEC §7 measures:
-
-  pairs, triples, quads  ranks held exactly 2, 3, 4 times
-  runs                   maximal same-suit runs of 3+ consecutive ranks (no K–A wrap)
-  links                  same-suit consecutive-rank pairs (the runs objective)
-  pair score             Σ C(c,2) over ranks (the pairs objective)
-  top suit               cards of the hand's most common suit
-  swaps                  mean exchanges per deal that did swap cards
-  proposals              mean exchanges proposed per deal
-
---count says what an adjust value counts: proposals (default; every proposed
-exchange, swapped or refused, so adjust=100 swaps only some 10–16 times) or
-swaps (proposing until |adjust| exchanges swapped cards, at most 10,000
-proposals per deal). The deal spec's count=proposals|swaps is the same switch.
-
-Every value is measured on the same deals.`,
+	Long: `Deal --deals uniformly shuffled decks (those of "shuffle U" with --seed),
+adjust each deal with every value from --from to --to by --step, and print
+per-hand means: pairs, triples, quads (ranks held 2, 3, 4 times), runs
+(same-suit runs of 3+ ranks), links and pair score (the runs and pairs
+objectives), top suit (cards of the most common suit), and per deal the
+exchanges that swapped cards and that were proposed. --count says what an
+adjust value counts: proposals (default) or swaps (at most 10,000 proposals a
+deal). Every value is measured on the same deals; docs/corpora.md defines each
+measure.`,
 	Example: `  calcsol deal stats --players 4 --target pairs --from -100 --to 100 --step 20 --deals 2000 --seed 1
-  calcsol deal stats --target runs>pairs --deals 500`,
+  calcsol deal stats --target 'runs>pairs' --deals 500`,
 	Args: cobra.NoArgs,
 	RunE: runDealStats,
 }
@@ -89,60 +78,30 @@ func runDealStats(cmd *cobra.Command, _ []string) error {
 	deals, _ := f.GetInt("deals")
 	seed, _ := f.GetUint64("seed")
 	countName, _ := f.GetString("count")
-	count, err := decks.ParseCount(countName)
+	count, err := deal.ParseCount(countName)
 	if err != nil {
 		return badInput("--count %s: want proposals or swaps", countName)
 	}
-	tg, err := decks.ParseTarget(target)
+	tg, err := deal.ParseTarget(target)
 	if err != nil {
-		return badInput("--target: %v", err)
+		return badInput("--target: %w", err)
 	}
-	if players < decks.MinPlayers || players > decks.MaxPlayers {
-		return badInput("--players %d: want %d..%d", players, decks.MinPlayers, decks.MaxPlayers)
-	}
-	if step <= 0 {
-		return badInput("--step %d: want a positive step", step)
-	}
-	if from > to {
-		return badInput("--from %d is above --to %d", from, to)
-	}
-	if from < -decks.MaxAdjust || to > decks.MaxAdjust {
-		return badInput("--from %d --to %d: adjust values are -%d..%d", from, to, decks.MaxAdjust, decks.MaxAdjust)
-	}
-	if deals <= 0 {
-		return badInput("--deals %d: want at least 1", deals)
-	}
-	var adjusts []int
-	for a := from; a <= to; a += step {
-		adjusts = append(adjusts, a)
-	}
-	rows, err := decks.DealStatsCount(players, tg, adjusts, count, deals, seed)
+	adjusts, err := deal.Adjusts(from, to, step)
 	if err != nil {
-		return badInput("%v", err)
+		return badInput("--from/--to/--step: %w", err)
+	}
+	rows, err := deal.StatsCount(players, tg, adjusts, count, deals, seed)
+	if err != nil {
+		return badInput("%w", err)
 	}
 	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "%d deals to %d players, target %s, adjust counts %s, seed %d (means per hand)\n", deals, players, tg, count, seed)
-	return renderDealStats(w, rows)
-}
-
-func renderDealStats(w io.Writer, rows []decks.DealMeans) error {
-	right := make([]tw.Align, 10)
-	for i := range right {
-		right[i] = tw.AlignRight
-	}
-	t := tablewriter.NewTable(w,
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: right}),
-		tablewriter.WithHeaderAutoFormat(tw.Off))
-	t.Header("adjust", "swaps", "proposals", "pairs", "triples", "quads", "runs", "links", "pair score", "top suit")
+	fmt.Fprintf(w, "%s to %d players, target %s, adjust counts %s, seed %d (means per hand)\n", plural(deals, "deal"), players, tg, count, seed)
+	t := newTable(w, "adjust", "swaps", "proposals", "pairs", "triples", "quads", "runs", "links", "pair score", "top suit")
 	for _, r := range rows {
-		if err := t.Append(
-			fmt.Sprint(r.Adjust), fmt.Sprintf("%.1f", r.Swaps), fmt.Sprintf("%.1f", r.Proposals),
+		t.Append(fmt.Sprint(r.Adjust), fmt.Sprintf("%.1f", r.Swaps), fmt.Sprintf("%.1f", r.Proposals),
 			fmt.Sprintf("%.3f", r.Pairs), fmt.Sprintf("%.3f", r.Triples), fmt.Sprintf("%.3f", r.Quads),
 			fmt.Sprintf("%.3f", r.Runs), fmt.Sprintf("%.3f", r.Links),
-			fmt.Sprintf("%.3f", r.PairScore), fmt.Sprintf("%.3f", r.TopSuit),
-		); err != nil {
-			return err
-		}
+			fmt.Sprintf("%.3f", r.PairScore), fmt.Sprintf("%.3f", r.TopSuit))
 	}
 	return t.Render()
 }
@@ -150,48 +109,27 @@ func renderDealStats(w io.Writer, rows []decks.DealMeans) error {
 func runDealShow(cmd *cobra.Command, _ []string) error {
 	spec, _ := cmd.Flags().GetString("deal")
 	seed, _ := cmd.Flags().GetUint64("seed")
-	d, err := decks.ParseDealSpec(spec)
+	d, err := deal.ParseSpec(spec)
 	if err != nil {
-		return badInput("--deal: %v", err)
+		return badInput("--deal: %w", err)
 	}
-	stock := decks.Standard52.NewDeck()
-	decks.Uniform{}.Shuffle(stock, decks.NewRand(seed))
-	before := decks.NewDealTable(stock, d.Players)
-	after := decks.NewDealTable(stock, d.Players)
-	after.AdjustCount(d.Adjust, d.Target, d.Count, decks.ExchangeRand(stock))
+	stock := cards.Standard52.NewDeck()
+	after := d.Deal(stock, shuffle.NewRand(seed))
+	before := deal.NewTable(stock, d.Players)
 	w := cmd.OutOrStdout()
 	fmt.Fprintf(w, "deal %s, seed %d: %d of %d proposed exchanges swapped cards\n", d, seed, after.Swaps, after.Proposals())
 	for p := range d.Players {
 		for _, x := range []struct {
 			label string
-			t     *decks.DealTable
+			t     *deal.Table
 		}{{"dealt", before}, {"adjusted", after}} {
 			h := x.t.Hands[p]
-			m := decks.MeasureHand(h)
+			m := deal.MeasureHand(h)
 			fmt.Fprintf(w, "player %d %-8s %-40s pairs %d triples %d quads %d runs %d\n",
-				p+1, x.label, sortedHand(h), m.Pairs, m.Triples, m.Quads, m.Runs)
+				p+1, x.label, deal.FormatHand(h), m.Pairs, m.Triples, m.Quads, m.Runs)
 		}
 	}
 	after.Gather(stock, d.Gather)
-	fmt.Fprintf(w, "stock (gather=%s): %s\n", d.Gather, decks.Standard52.FormatDeck(stock))
+	fmt.Fprintf(w, "stock (gather=%s): %s\n", d.Gather, cards.Standard52.FormatDeck(stock))
 	return nil
-}
-
-// sortedHand writes a hand by suit then rank, as a player would hold it.
-func sortedHand(hand []int) string {
-	var parts []string
-	for s := range 4 {
-		var b strings.Builder
-		for r := 0; r < 13; r++ {
-			for _, id := range hand {
-				if id == s*13+r {
-					b.WriteString(decks.Standard52.FormatCard(id)[:1])
-				}
-			}
-		}
-		if b.Len() > 0 {
-			parts = append(parts, b.String()+string("SHDC"[s]))
-		}
-	}
-	return strings.Join(parts, " ")
 }

@@ -17,8 +17,8 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
-	"github.com/calcsol/calcsol/decks"
 	"github.com/calcsol/calcsol/decks/corpora"
+	"github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
@@ -206,7 +206,7 @@ func loadEvalCorpus(arg string) ([]solver.Deck, string, error) {
 	default:
 		return nil, "", badInput("corpus: %v", err)
 	}
-	ds, err := decks.ReadCalculationDecks(r, arg)
+	ds, err := corpus.ReadCalculationDecks(r, arg)
 	if err != nil {
 		return nil, "", badInput("corpus %v", err)
 	}

@@ -3,29 +3,15 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	goldenfile "github.com/calcsol/calcsol/internal/golden"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
 )
-
-// The -update flag rewrites golden files. Another test file of this package
-// may declare it too: package-level variables are set before init runs, so
-// registering it here only when it is missing works either way.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files under testdata/")
-	}
-}
-
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // goldenDir is absolute, so that tests may change directory.
 var goldenDir, _ = filepath.Abs(filepath.Join("testdata", "eval"))
@@ -33,7 +19,7 @@ var goldenDir, _ = filepath.Abs(filepath.Join("testdata", "eval"))
 // golden compares got with testdata/eval/name, or rewrites it with -update.
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	goldenFile(t, filepath.Join(goldenDir, name), got)
+	goldenfile.Check(t, filepath.Join(goldenDir, name), []byte(got))
 }
 
 // runEvalCmd runs a fresh calcsol eval in-process with the games/s column

@@ -12,27 +12,41 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-	"github.com/spf13/viper"
+
+	"github.com/calcsol/calcsol/internal/flagconfig"
+	"github.com/calcsol/calcsol/internal/interrupt"
 )
 
 // inputError is bad input from the user (a malformed deck, file or flag):
-// calcsol prints it on one line and exits with status 2.
-type inputError struct{ err error }
+// calcsol prints it on one line and exits with status 2. It keeps the
+// errors it was made from, so errors.As still finds a *corpus.ParseError
+// or a *shuffle.SequenceError in it.
+type inputError struct {
+	msg  string
+	errs []error
+}
 
-func (e inputError) Error() string { return e.err.Error() }
-func (e inputError) Unwrap() error { return e.err }
+func (e inputError) Error() string   { return e.msg }
+func (e inputError) Unwrap() []error { return e.errs }
 
-// badInput wraps err as an input error (exit status 2).
+// badInput makes an input error (exit status 2) from a format and its
+// arguments, as fmt.Errorf does; every error argument stays in the chain,
+// whether the format writes it with %w or %v.
 func badInput(format string, args ...any) error {
-	return inputError{fmt.Errorf(format, args...)}
+	var errs []error
+	for _, a := range args {
+		if e, ok := a.(error); ok {
+			errs = append(errs, e)
+		}
+	}
+	return inputError{fmt.Errorf(format, args...).Error(), errs}
 }
 
 var rootCmd = &cobra.Command{
@@ -57,76 +71,29 @@ func init() {
 	rootCmd.PersistentFlags().StringVar(&configFile, "config", "", "config file (default ./calcsol.yaml or $HOME/.config/calcsol/calcsol.yaml)")
 }
 
-// applyConfig fills every flag of cmd that was not given on the command line
-// from the config file or the environment, keyed by the command's path.
+// applyConfig fills every flag of cmd not given on the command line from
+// the config file or the environment (package flagconfig).
 func applyConfig(cmd *cobra.Command, _ []string) error {
-	v := viper.New()
-	v.SetEnvPrefix("CALCSOL")
-	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
-	v.AutomaticEnv()
-	if configFile != "" {
-		v.SetConfigFile(configFile)
-		if err := v.ReadInConfig(); err != nil {
-			return badInput("config %s: %v", configFile, err)
-		}
-	} else if found := defaultConfigFile(); found != "" {
-		// Only files named calcsol.yaml: viper's own search would also pick up
-		// a file named just "calcsol", such as the binary built in this directory.
-		v.SetConfigFile(found)
-		if err := v.ReadInConfig(); err != nil {
-			return badInput("config %s: %v", found, err)
-		}
+	file := configFile
+	if file == "" {
+		file = flagconfig.DefaultFile("calcsol", "calcsol.yaml")
 	}
-	path := strings.Fields(cmd.CommandPath())[1:]
-	prefix := strings.Join(path, ".")
-	var ferr error
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if f.Changed || ferr != nil || f.Name == "help" || f.Name == "config" {
-			return
-		}
-		key := f.Name
-		if prefix != "" {
-			key = prefix + "." + f.Name
-		}
-		if !v.IsSet(key) {
-			return
-		}
-		val := v.Get(key)
-		var s string
-		switch x := val.(type) {
-		case []any:
-			parts := make([]string, len(x))
-			for i, e := range x {
-				parts[i] = fmt.Sprint(e)
-			}
-			s = strings.Join(parts, ",")
-		default:
-			s = fmt.Sprint(x)
-		}
-		if err := cmd.Flags().Set(f.Name, s); err != nil {
-			ferr = badInput("config %s: %v", key, err)
-		}
-	})
-	return ferr
-}
-
-// defaultConfigFile returns ./calcsol.yaml or $HOME/.config/calcsol/calcsol.yaml,
-// the first that exists, or "".
-func defaultConfigFile() string {
-	candidates := []string{"calcsol.yaml"}
-	if home, err := os.UserHomeDir(); err == nil {
-		candidates = append(candidates, filepath.Join(home, ".config", "calcsol", "calcsol.yaml"))
+	if err := flagconfig.Apply(cmd, file, "CALCSOL"); err != nil {
+		return badInput("%w", err)
 	}
-	for _, c := range candidates {
-		if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
-			return c
-		}
-	}
-	return ""
+	return nil
 }
 
 func main() {
-	if err := rootCmd.Execute(); err != nil {
+	ctx, stop := interrupt.Context(context.Background())
+	err := rootCmd.ExecuteContext(ctx)
+	interrupted := interrupt.Interrupted(ctx, err) // before stop, which cancels ctx too
+	stop()
+	if interrupted {
+		fmt.Fprintln(os.Stderr, "calcsol: interrupted; no output file was written")
+		os.Exit(interrupt.ExitCode)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "calcsol:", err)
 		var ie inputError
 		if errors.As(err, &ie) || isUsageError(err) {

@@ -14,7 +14,7 @@ import (
 var playCmd = &cobra.Command{
 	Use:   "play --deck DECK",
 	Short: "Play one deck and print the trace and the result",
-	Long: `Play one deck with a strategy and print its trace in the notation of seed 003
+	Long: `Play one deck with a strategy and print its trace in the notation of Nanzaki & Shintani
 (yx: drawn card y to table x; ySx: y onto stack S, meant for table x;
 Syx: top card y of stack S to table x) and how the game ended.
 
@@ -22,8 +22,8 @@ The deck is 52 ranks top first (A 2 … 9 0 J Q K, T also read as ten), like
 603K0443…, or 52 two-character cards rank+suit separated by spaces (AS 0H KC …).
 --deck - reads it from standard input.`,
 	Example: `  calcsol play --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3
-  calcsol play --deck ... --stacks 4 --json
-  calcsol play --deck ... --option deadlock_check=exact`,
+  calcsol play --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --stacks 4 --json
+  calcsol play --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --option deadlock_check=exact`,
 	Args: cobra.NoArgs,
 	RunE: runPlay,
 }

@@ -1,34 +1,33 @@
 package main
 
-// The shuffle command (SPEC §5): its parent, and the apply, costs and params
-// subcommands. The analysis subcommands are added from shuffle_analysis.go.
+// The shuffle command: its parent, and the apply, costs and params
+// subcommands. The analyses are in shuffle_analyze.go and shuffle_search.go.
 
 import (
+	"bufio"
 	"fmt"
-	"io"
 	"math/big"
+	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
 	"github.com/calcsol/calcsol/configs"
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 var shuffleCmd = &cobra.Command{
 	Use:   "shuffle",
 	Short: "Apply, cost and analyse shuffle models (C H R F D O U)",
-	Long: `Shuffle models of SPEC §5, written as sequences of letters, each optionally
-raised to a count: "HDHRDHH", "D^1R^4", "C^30".
+	Long: `Shuffle models (docs/shuffles-models.md), written as sequences of letters,
+each optionally raised to a count: "HDHRDHH", "D^1R^4", "C^30".
 
-  C  cut at a normal position N(n/2, 5), swap the halves          (seed 000)
+  C  cut at a normal position N(n/2, 5), swap the halves          (Nose & Fukagawa)
   H  Hindu: packets of N(10, 5/3) cards off the top, each laid
-     on the previous ones                                       (seed 001)
+     on the previous ones                                       (Ide & Okuda)
   R  riffle, Gilbert–Shannon–Reeds
   F  faro, perfect out-shuffle (in-shuffle as an option)
-  D  deal onto 10 piles, stack them 1,3,5,7,9,2,4,6,8,10 from the top (seed 001)
+  D  deal onto 10 piles, stack them 1,3,5,7,9,2,4,6,8,10 from the top (Ide & Okuda)
   O  overhand, Pemantle's model: cut each gap with probability 0.1,
      reverse the packets
   U  uniform (Fisher–Yates)
@@ -46,12 +45,12 @@ func init() {
 	shuffleCmd.AddCommand(newShuffleApplyCmd(), newShuffleCostsCmd(), newShuffleParamsCmd())
 }
 
-// loadShuffleParams reads --shuffle-config (empty: the SPEC §5 defaults).
-func loadShuffleParams(cmd *cobra.Command) (decks.Params, error) {
+// loadShuffleParams reads --shuffle-config (empty: the built-in defaults).
+func loadShuffleParams(cmd *cobra.Command) (shuffle.Params, error) {
 	file, _ := cmd.Flags().GetString("shuffle-config")
 	p, err := configs.LoadShuffleParams(file)
 	if err != nil {
-		return p, badInput("--shuffle-config: %v", err)
+		return p, badInput("--shuffle-config: %w", err)
 	}
 	return p, nil
 }
@@ -64,7 +63,7 @@ func newShuffleApplyCmd() *cobra.Command {
 sequence --seq with the random generator of --seed, and print one line:
 
   --show pi    (default) π(1) π(2) … π(n): π(i) is the position where card i
-               ended, as in the worked examples of SPEC §5;
+               ended, as in the worked examples of docs/shuffles-models.md;
   --show deck  the deck from the top: the card now at position 1, 2, …, n.
 
 With --sets k, k lines are printed: k independent shuffles, each of a fresh
@@ -72,7 +71,7 @@ deck, drawing from one generator seeded with --seed. The same flags give the
 same lines on every machine.`,
 		Example: `  calcsol shuffle apply --seq HDHRDHH --n 52 --seed 1
   calcsol shuffle apply --seq D --n 10 --show deck
-  calcsol shuffle apply --seq "D^1R^4" --sets 3 --shuffle-config my-shuffles.yaml`,
+  calcsol shuffle apply --seq 'D^1R^4' --sets 3 --shuffle-config my-shuffles.yaml`,
 		Args: cobra.NoArgs,
 		RunE: runShuffleApply,
 	}
@@ -82,7 +81,7 @@ same lines on every machine.`,
 	f.Uint64("seed", 1, "seed of the random generator")
 	f.Int("sets", 1, "number of independent shuffles to print")
 	f.String("show", "pi", "what to print: pi (where each card went) or deck (the new order)")
-	f.String("shuffle-config", "", "YAML file of shuffle model parameters (default: the built-in SPEC §5 values)")
+	f.String("shuffle-config", "", "YAML file of shuffle model parameters (default: the built-in defaults)")
 	return cmd
 }
 
@@ -99,8 +98,8 @@ func runShuffleApply(cmd *cobra.Command, _ []string) error {
 	if n < 0 || n > 1_000_000 {
 		return badInput("--n %d: want 0..1000000 cards", n)
 	}
-	if sets < 1 {
-		return badInput("--sets %d: want at least 1", sets)
+	if sets < 1 || sets > 1_000_000_000 {
+		return badInput("--sets %d: want 1..1000000000", sets)
 	}
 	if show != "pi" && show != "deck" {
 		return badInput("--show %q: want pi or deck", show)
@@ -109,60 +108,38 @@ func runShuffleApply(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	seq, err := decks.ParseSequence(spec, p)
+	seq, err := shuffle.ParseSequence(spec, p)
 	if err != nil {
-		return badInput("--seq: %v", err)
+		return badInput("--seq: %w", err)
 	}
-	return writeShuffleApply(cmd.OutOrStdout(), seq, n, seed, sets, show == "deck")
-}
-
-func writeShuffleApply(w io.Writer, seq decks.Sequence, n int, seed uint64, sets int, deckOrder bool) error {
-	r := decks.NewRand(seed)
-	var b strings.Builder
-	for range sets {
-		deck := decks.Unshuffled(n)
-		seq.Shuffle(deck, r)
-		out := deck
-		if !deckOrder {
-			out = decks.Permutation(deck)
-		}
-		b.Reset()
+	w := bufio.NewWriter(cmd.OutOrStdout())
+	defer w.Flush()
+	ctx := cmd.Context()
+	return shuffle.Apply(seq, n, seed, sets, show == "pi", func(out []int) error {
 		for i, x := range out {
 			if i > 0 {
-				b.WriteByte(' ')
+				w.WriteByte(' ')
 			}
-			fmt.Fprint(&b, x+1) // positions and cards are 1-based in SPEC §5
+			w.WriteString(strconv.Itoa(x + 1)) // positions and cards are 1-based
 		}
-		b.WriteByte('\n')
-		if _, err := io.WriteString(w, b.String()); err != nil {
-			return err
-		}
-	}
-	return nil
+		w.WriteByte('\n')
+		return ctx.Err()
+	})
 }
 
 func newShuffleCostsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "costs",
-		Short: "Shuffle plans that fit a time limit (seed 000's time costs)",
-		Long: `Time costs per shuffle (seed 000, Table 1): C 2 s, H 3 s, F 7 s, D 30 s; the
-riffle R is costed as F. O and U are not in the paper and have no cost (they
-are refused here unless --shuffle-config gives them one).
+		Short: "Shuffle plans that fit a time limit (Nose & Fukagawa's time costs)",
+		Long: `Time costs per shuffle (Nose & Fukagawa, Table 1): C 2 s, H 3 s, F 7 s,
+D 30 s; R is costed as F; O and U have none unless --shuffle-config gives them one.
 
-With --repeat: for each method, repeat it as often as fits in --limit seconds
-(--limit 60: C^30 H^20 R^8 F^8 D^2). --methods defaults to every costed letter.
-
-Otherwise: every maximal combination of --methods (default HRD) that fits in
---limit seconds — maximal meaning no further shuffle of any method fits — with
-the number of its distinct orderings. --one-deal uses D exactly once (D must be
-among --methods). --list prints every ordering instead, one sequence per line,
-for a script (e.g. a loop over "calcsol shuffle analyze --seq"; "calcsol
-shuffle search" does not read such a list: it enumerates all sequences of
-given lengths itself).
-
-Limits, so that no input runs unbounded (exit status 2 beyond them): --limit
-at most 3600 s; at most 100,000 maximal combinations; --list at most
-1,000,000 orderings in all (counted exactly before anything is printed).`,
+With --repeat: each method repeated as often as fits in --limit seconds.
+Otherwise: every maximal combination of --methods (default HRD) that fits —
+no further shuffle of any method would — with its number of orderings;
+--one-deal uses D exactly once, --list prints every ordering, one per line.
+Limits (exit status 2 beyond them): --limit at most 3600 s, 100,000
+combinations, 1,000,000 listed orderings. See docs/shuffles-models.md.`,
 		Example: `  calcsol shuffle costs --limit 60 --methods HRD --one-deal
   calcsol shuffle costs --limit 60 --methods HRD --one-deal --list
   calcsol shuffle costs --limit 12 --repeat --methods CHFD`,
@@ -186,8 +163,8 @@ func runShuffleCosts(cmd *cobra.Command, _ []string) error {
 	oneDeal, _ := f.GetBool("one-deal")
 	repeat, _ := f.GetBool("repeat")
 	list, _ := f.GetBool("list")
-	if limit < 0 || limit > decks.MaxCostLimit {
-		return badInput("--limit %d: want seconds in 0..%d", limit, decks.MaxCostLimit)
+	if limit < 0 || limit > shuffle.MaxCostLimit {
+		return badInput("--limit %d: want seconds in 0..%d", limit, shuffle.MaxCostLimit)
 	}
 	p, err := loadShuffleParams(cmd)
 	if err != nil {
@@ -199,30 +176,14 @@ func runShuffleCosts(cmd *cobra.Command, _ []string) error {
 		if oneDeal || list {
 			return badInput("--repeat does not combine with --one-deal or --list")
 		}
-		if methods == "" {
-			for i := range len(decks.Letters) {
-				if _, ok := costs.Of(decks.Letters[i]); ok {
-					methods += decks.Letters[i : i+1]
-				}
-			}
+		terms, err := costs.RepeatAll(methods, limit)
+		if err != nil {
+			return badInput("%w", err)
 		}
-		rows := [][]string{}
-		for i := range len(methods) {
-			l := methods[i]
-			if l >= 'a' && l <= 'z' {
-				l -= 'a' - 'A'
-			}
-			term, err := costs.Repeat(l, limit)
-			if err != nil {
-				return badInput("--methods %q: %v", methods, err)
-			}
-			c, _ := costs.Of(l)
-			rows = append(rows, []string{term.String(), fmt.Sprint(c), fmt.Sprint(term.Count * c)})
-		}
-		t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
-		t.Header("plan", "s each", "s used")
-		if err := t.Bulk(rows); err != nil {
-			return err
+		t := newTable(w, "plan", "s each", "s used")
+		for _, term := range terms {
+			c, _ := costs.Of(term.Letter)
+			t.Append(term.String(), fmt.Sprint(c), fmt.Sprint(term.Count*c))
 		}
 		return t.Render()
 	}
@@ -234,60 +195,39 @@ func runShuffleCosts(cmd *cobra.Command, _ []string) error {
 	}
 	combs, err := costs.Maximal(methods, limit, oneDeal)
 	if err != nil {
-		return badInput("%v", err)
+		return badInput("--limit %d: %w", limit, err)
 	}
-	if list {
-		total := new(big.Int)
+	total := shuffle.TotalOrderings(combs)
+	if !list {
+		t := newTable(w, "combination", "shuffles", "s used", "orderings")
 		for _, c := range combs {
-			total.Add(total, c.NumOrderings())
+			t.Append(c.String(), fmt.Sprint(c.Len()), fmt.Sprint(c.Cost(costs)), c.NumOrderings().String())
 		}
-		if total.Cmp(big.NewInt(maxListOrderings)) > 0 {
-			return badInput("--list: %s orderings, more than %d; print the table without --list, or use fewer methods or a smaller limit", total, maxListOrderings)
-		}
+		t.Footer("total", plural(len(combs), "combination"), "", total.String())
+		return t.Render()
 	}
-	return writeShuffleCosts(w, combs, costs, list)
+	if total.Cmp(big.NewInt(maxListOrderings)) > 0 {
+		return badInput("--list: %s orderings, more than %d; print the table without --list, or use fewer methods or a smaller limit", total, maxListOrderings)
+	}
+	var werr error
+	for _, c := range combs {
+		c.EachOrdering(func(s string) bool {
+			_, werr = fmt.Fprintln(w, s)
+			return werr == nil
+		})
+	}
+	return werr
 }
 
 // maxListOrderings caps "costs --list" (one line per ordering).
 const maxListOrderings = 1_000_000
-
-func writeShuffleCosts(w io.Writer, combs []decks.Combination, costs decks.Costs, list bool) error {
-	if list {
-		var werr error
-		for _, c := range combs {
-			c.EachOrdering(func(s string) bool {
-				_, werr = fmt.Fprintln(w, s)
-				return werr == nil
-			})
-			if werr != nil {
-				return werr
-			}
-		}
-		return nil
-	}
-	var rows [][]string
-	total := decks.Combination{}.NumOrderings()
-	total.SetInt64(0)
-	for _, c := range combs {
-		k := c.NumOrderings()
-		total.Add(total, k)
-		rows = append(rows, []string{c.String(), fmt.Sprint(c.Len()), fmt.Sprint(c.Cost(costs)), k.String()})
-	}
-	t := tablewriter.NewTable(w, tablewriter.WithHeaderAutoFormat(tw.Off))
-	t.Header("combination", "shuffles", "s used", "orderings")
-	if err := t.Bulk(rows); err != nil {
-		return err
-	}
-	t.Footer("total", fmt.Sprintf("%d combinations", len(combs)), "", total.String())
-	return t.Render()
-}
 
 func newShuffleParamsCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "params",
 		Short: "Print the default shuffle parameters as YAML, with their sources",
 		Long: `Print configs/shuffles.yaml, the built-in shuffle model parameters and time
-costs, each commented with its source (seed 000 / seed 001). Save it, edit it,
+costs, each commented with its source (Nose & Fukagawa / Ide & Okuda). Save it, edit it,
 and pass it back with --shuffle-config.`,
 		Example: `  calcsol shuffle params > my-shuffles.yaml
   calcsol shuffle apply --seq H --shuffle-config my-shuffles.yaml`,

@@ -13,14 +13,14 @@ import (
 var tableCmd = &cobra.Command{
 	Use:   "table",
 	Short: "Show, check and derive priority tables",
-	Long: `Priority tables are the configuration of the priority strategy (seed 003,
-SPEC §3): for each rank, the operations to try in order. The shipped ones are
+	Long: `Priority tables are the configuration of the priority strategy (Nanzaki &
+Shintani, "A Program to Solve Calculation"): for each rank, the operations to try in order. The shipped ones are
 embedded in calcsol; any YAML file in the same format can be given with --table.`,
 }
 
 var tableShowCmd = &cobra.Command{
 	Use:     "show [NAME|FILE]",
-	Short:   "Print a priority table (default: seed 003's Table 1)",
+	Short:   "Print a priority table (default: Nanzaki & Shintani's Table 1)",
 	Example: "  calcsol table show\n  calcsol table show nanzaki-shintani-4\n  calcsol table show my-table.yaml",
 	Args:    cobra.MaximumNArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {

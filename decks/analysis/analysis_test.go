@@ -2,27 +2,25 @@ package analysis
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"image/png"
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/calcsol/calcsol/decks"
-	"github.com/google/go-cmp/cmp"
-)
+	"github.com/calcsol/calcsol/internal/golden"
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/calcsol/calcsol/decks/shuffle"
+)
 
 func seq(t testing.TB, spec string) NewShuffler {
 	t.Helper()
-	s, err := decks.ParseSequence(spec, decks.DefaultParams())
+	s, err := shuffle.ParseSequence(spec, shuffle.DefaultParams())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,10 +31,10 @@ func TestPCGStreamMatchesNewRand(t *testing.T) {
 	w := newWorker(4, 1)
 	for _, i := range []int64{0, 1, 99, -5} {
 		w.seed(7, i)
-		want := decks.NewRand(SetSeed(7, i))
+		want := shuffle.NewRand(SetSeed(7, i))
 		for range 5 {
 			if got, exp := w.r.Uint64(), want.Uint64(); got != exp {
-				t.Fatalf("set %d: worker generator %x, decks.NewRand %x", i, got, exp)
+				t.Fatalf("set %d: worker generator %x, shuffle.NewRand %x", i, got, exp)
 			}
 		}
 	}
@@ -105,32 +103,11 @@ func TestDeckStatistics(t *testing.T) {
 	}
 }
 
-// permutations calls f with every permutation of 0..n-1.
-func permutations(n int, f func([]int)) {
-	p := make([]int, n)
-	for i := range p {
-		p[i] = i
-	}
-	var rec func(k int)
-	rec = func(k int) {
-		if k == n {
-			f(p)
-			return
-		}
-		for i := k; i < n; i++ {
-			p[k], p[i] = p[i], p[k]
-			rec(k + 1)
-			p[k], p[i] = p[i], p[k]
-		}
-	}
-	rec(0)
-}
-
-// The uniform means quoted in SPEC §6, exactly, over all 7! decks of 7.
+// The uniform means quoted in docs/shuffles-analysis.md, exactly, over all 7! decks of 7.
 func TestDeckStatisticsUniformMeans(t *testing.T) {
 	const n = 7
 	var rising, adjacent, guess, count int64
-	permutations(n, func(d []int) {
+	shuffle.EachPermutation(n, func(d []int) {
 		rising += int64(RisingSequences(d))
 		adjacent += int64(AdjacentPairs(d))
 		guess += int64(GuessScore(d))
@@ -184,7 +161,7 @@ func TestMeasureIndependentOfWorkers(t *testing.T) {
 	}
 	// Set 0 alone, by hand.
 	deck := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
-	decks.MustParseSequence("HDR", decks.DefaultParams()).Shuffle(deck, decks.NewRand(SetSeed(5, 0)))
+	shuffle.MustParseSequence("HDR", shuffle.DefaultParams()).Shuffle(deck, shuffle.NewRand(SetSeed(5, 0)))
 	if !slices.Equal(deck, first.First) {
 		t.Errorf("first set %v, want %v", first.First, deck)
 	}
@@ -254,7 +231,7 @@ func TestChiSquareUniform(t *testing.T) {
 	}
 }
 
-// GSRKernelRat against brute force: every one of the 2^n words (SPEC §5's
+// GSRKernelRat against brute force: every one of the 2^n words (the shuffle models'
 // riffle: cut = number of A's, interleaving uniform) applied to the deck.
 func TestGSRKernelBruteForce(t *testing.T) {
 	for n := 1; n <= 7; n++ {
@@ -357,7 +334,7 @@ func TestRiffleTVBruteForce(t *testing.T) {
 		// TV = Σ over permutations of max(0, 1/n! − P).
 		u := big.NewRat(1, 120)
 		want := new(big.Rat)
-		permutations(n, func(d []int) {
+		shuffle.EachPermutation(n, func(d []int) {
 			p := dist[key(d)]
 			if p == nil {
 				p = new(big.Rat)
@@ -415,9 +392,9 @@ func TestRiffleMatchesExact(t *testing.T) {
 }
 
 func TestSearchMatchesMeasure(t *testing.T) {
-	p := decks.DefaultParams()
+	p := shuffle.DefaultParams()
 	names := []string{"H", "R", "D"}
-	newSteps := func() ([]decks.Shuffler, error) { return p.Models(strings.Join(names, "")) }
+	newSteps := func() ([]shuffle.Shuffler, error) { return p.Models(strings.Join(names, "")) }
 	o := SearchOptions{Options: Options{N: 13, Sets: 700, Seed: 11, Workers: 2}, MinLen: 2, MaxLen: 3}
 	all, err := Search(newSteps, names, o)
 	if err != nil {
@@ -435,7 +412,7 @@ func TestSearchMatchesMeasure(t *testing.T) {
 			t.Errorf("%s: search and measure differ (-measure +search):\n%s", s.Name, diff)
 		}
 	}
-	ranked := Rank(all, 0.02)
+	ranked := SortByC(all, 0.02)
 	for i := 1; i < len(ranked); i++ {
 		a, b := ranked[i-1], ranked[i]
 		if len(a.Steps) == len(b.Steps) && a.Class.White < b.Class.White {
@@ -481,21 +458,9 @@ func TestCalibrate(t *testing.T) {
 	}
 }
 
-func golden(t *testing.T, name string, got []byte) {
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
+	golden.Check(t, "testdata/"+name, got)
 }
 
 func TestPictures(t *testing.T) {
@@ -504,12 +469,12 @@ func TestPictures(t *testing.T) {
 	if err := WritePGMAverage(&b, m); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "average.pgm", b.Bytes())
+	checkGolden(t, "average.pgm", b.Bytes())
 	b.Reset()
 	if err := WritePGMTrial(&b, []int{2, 0, 1}); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "trial.pgm", b.Bytes())
+	checkGolden(t, "trial.pgm", b.Bytes())
 
 	// Blue/white/red: 1/3 ± 0.2 → cell 0 red (e = 2/3), zeros blue, 0.5 white.
 	b.Reset()
@@ -550,7 +515,7 @@ func TestPictures(t *testing.T) {
 	}
 }
 
-// riffleWord applies the riffle with label word w to deck d (SPEC §5's GSR
+// riffleWord applies the riffle with label word w to deck d (the shuffle models' GSR
 // riffle, enumerated): bit j of w says whether position j of the result comes
 // from packet A (0: the top c cards, c = number of 0 bits) or B (1: the rest),
 // each packet keeping its order. The 2^n words are equally likely.

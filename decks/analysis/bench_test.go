@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 // Sets per second of Measure at n = 52 on one worker, matrix accumulation
@@ -37,9 +37,9 @@ func BenchmarkMeasure(b *testing.B) {
 // sequences) on one worker, with few sets; "s/1e6sets" projects the full
 // experiment at s = 10^6 on one core.
 func BenchmarkSearchHRD7(b *testing.B) {
-	p := decks.DefaultParams()
+	p := shuffle.DefaultParams()
 	names := []string{"H", "R", "D"}
-	newSteps := func() ([]decks.Shuffler, error) { return p.Models(strings.Join(names, "")) }
+	newSteps := func() ([]shuffle.Shuffler, error) { return p.Models(strings.Join(names, "")) }
 	const sets = 1000
 	b.ReportAllocs()
 	for b.Loop() {

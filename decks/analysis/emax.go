@@ -8,12 +8,12 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// ReferenceEmax is seed 001's calibrated e_max for n = 52 and s = 10^6
-// (SPEC §6), quoted from the paper: the **reference** value, not one
+// ReferenceEmax is Ide & Okuda's calibrated e_max for n = 52 and s = 10^6
+// , quoted from the paper: the **reference** value, not one
 // calcsol measured. Valid only for that n and s.
 const ReferenceEmax = 5.86e-4
 
-// Calibration is the result of seed 001's e_max procedure.
+// Calibration is the result of Ide & Okuda's e_max procedure.
 type Calibration struct {
 	N       int
 	Sets    int64
@@ -23,7 +23,7 @@ type Calibration struct {
 	Emax    float64   // largest value left after dropping the top 5 %
 }
 
-// Calibrate runs seed 001's e_max procedure (SPEC §6): shuffle uniformly
+// Calibrate runs Ide & Okuda's e_max procedure: shuffle uniformly
 // o.Sets sets and take max|e| of the position matrix; repeat `repeats` times;
 // drop the top 5 % (floor(0.05·repeats) values); the largest remaining value
 // is e_max, i.e. an empirical 95 % quantile of max|e|. Repeat r is the
@@ -54,7 +54,7 @@ func Calibrate(uniform NewShuffler, o Options, repeats int) (*Calibration, error
 // `cells` independent ones, max|e| ≤ z·σ with probability q when
 // (1 − 2·Φ̄(z))^cells = q. cells = n² − (2n − 1) = (n−1)² counts the free
 // cells (rows and columns sum to s). With q = 0.95 this is the 95 % quantile
-// that seed 001's procedure estimates; for n = 52, s = 10^6 it gives
+// that Ide & Okuda's procedure estimates; for n = 52, s = 10^6 it gives
 // 5.862e-4 against the paper's 5.86e-4 (see docs/shuffles-analysis.md for the
 // simulated check).
 func ApproxEmax(n int, sets int64, q float64) float64 {

@@ -3,8 +3,8 @@ package analysis_test
 import (
 	"fmt"
 
-	"github.com/calcsol/calcsol/decks"
 	"github.com/calcsol/calcsol/decks/analysis"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 // Bayer & Diaconis's table: total variation distance to uniform after k
@@ -34,7 +34,7 @@ func ExampleGSRKernelRat() {
 // A perfect (faro) shuffle is not random at all: every set gives the same
 // deck, so only the n cells it hits are far from 1/n and C is 0.
 func ExampleMeasure() {
-	faro := decks.MustParseSequence("F", decks.DefaultParams())
+	faro := shuffle.MustParseSequence("F", shuffle.DefaultParams())
 	res, err := analysis.Measure(analysis.Fixed(faro), analysis.Options{N: 8, Sets: 1000, Seed: 1, Stats: true})
 	if err != nil {
 		panic(err)

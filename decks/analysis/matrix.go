@@ -1,13 +1,13 @@
-// Package analysis measures how well a shuffle mixes a deck (SPEC §6): the
+// Package analysis measures how well a shuffle mixes a deck: the
 // position matrix over many independent sets, the blue/white/red
-// classification and the convergence rate C of seed 001, the e_max
+// classification and the convergence rate C of Ide & Okuda, the e_max
 // calibration, per-deck statistics (rising sequences, adjacent pairs, the
 // guess-the-next-card score), a χ² test, pictures, an exhaustive search over
 // short sequences of methods, and exact results for the Gilbert–Shannon–Reeds
 // riffle (the single-card Markov chain and the Bayer–Diaconis total variation
 // distance).
 //
-// It depends only on package decks (the Shuffler interface and NewRand), the
+// It depends only on package shuffle (the Shuffler interface and NewRand), the
 // standard library and gonum's distributions.
 package analysis
 
@@ -16,7 +16,7 @@ import (
 	"math"
 )
 
-// Matrix is a position matrix (SPEC §6): Count[i*N+j] is the number of sets in
+// Matrix is a position matrix: Count[i*N+j] is the number of sets in
 // which the card that started at position i+1 ended at position j+1.
 // Positions are numbered from the top; row i is the card's start, column j its
 // end.
@@ -70,7 +70,7 @@ func MaxAbsE(p []float64) float64 {
 	return worst
 }
 
-// Cell colours of seed 001's picture.
+// Cell colours of Ide & Okuda's picture.
 const (
 	White = 0 // |e| ≤ e_max
 	Blue  = 1 // e < −e_max: the card lands there too rarely
@@ -87,7 +87,7 @@ type Classification struct {
 }
 
 // Classify colours a row-major n×n probability matrix against e_max
-// (SPEC §6, seed 001): white |e| ≤ e_max, blue e < −e_max, red e > e_max.
+// (Ide & Okuda): white |e| ≤ e_max, blue e < −e_max, red e > e_max.
 func Classify(p []float64, n int, emax float64) Classification {
 	c := Classification{N: n, Emax: emax}
 	u := 1 / float64(n)
@@ -126,12 +126,12 @@ func (c Classification) CMilli() int {
 	return int(int64(c.White) * 1000 / int64(c.N*c.N))
 }
 
-// C is the convergence rate truncated to three decimals (seed 001).
+// C is the convergence rate truncated to three decimals (Ide & Okuda).
 func (c Classification) C() float64 {
 	return float64(c.CMilli()) / 1000
 }
 
-// String formats C as seed 001 does: "C = 0.978(2646)".
+// String formats C as Ide & Okuda does: "C = 0.978(2646)".
 func (c Classification) String() string {
 	return "C = " + c.CText()
 }

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -8,14 +9,14 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
-// pcgStream must equal the stream constant inside decks.NewRand, so that the
-// generator of set i is exactly decks.NewRand(SetSeed(seed, i)); a test checks
-// it. The analysis reseeds one PCG per worker instead of allocating a new
-// generator for each of the millions of sets.
-const pcgStream = 0x9e3779b97f4a7c15
+// pcgStream is shuffle.NewRand's stream, so that the generator of set i is
+// exactly shuffle.NewRand(SetSeed(seed, i)). The analysis reseeds one PCG per
+// worker instead of allocating a new generator for each of the millions of
+// sets.
+const pcgStream = shuffle.PCGStream
 
 // chunkSize is how many consecutive sets a worker takes at a time. It only
 // affects scheduling: every set has its own generator, so results do not
@@ -32,7 +33,7 @@ func splitmix64(x uint64) uint64 {
 }
 
 // SetSeed is the seed of set i of a run seeded with seed: set i is shuffled
-// with decks.NewRand(SetSeed(seed, i)), alone, from the unshuffled deck. So a
+// with shuffle.NewRand(SetSeed(seed, i)), alone, from the unshuffled deck. So a
 // set's result depends only on (seed, i), never on workers or scheduling, and
 // the exhaustive search reproduces analyze's matrices exactly.
 func SetSeed(seed uint64, i int64) uint64 {
@@ -48,6 +49,27 @@ type Options struct {
 	// Stats also gathers the per-deck statistics (rising sequences, adjacent
 	// pairs, guess score); the matrix alone is cheaper.
 	Stats bool
+	// Context, if set, stops the run with its error once it is done
+	// (checked between chunks of sets).
+	Context context.Context
+	// Progress, if set, is told how many more sets were done, from the
+	// worker goroutines, after each chunk (progress.Bar.Add fits).
+	Progress func(sets int64)
+}
+
+// stopped returns the context's error, if any.
+func (o Options) stopped() error {
+	if o.Context == nil {
+		return nil
+	}
+	return o.Context.Err()
+}
+
+// done reports sets done to Progress.
+func (o Options) done(sets int64) {
+	if o.Progress != nil {
+		o.Progress(sets)
+	}
 }
 
 func (o Options) check() error {
@@ -75,7 +97,7 @@ func (o Options) workers() int {
 type Result struct {
 	Matrix *Matrix
 	// First is the permutation of set 0 (First[j] = card at position j+1),
-	// the "one trial" picture of seed 000.
+	// the "one trial" picture of Nose & Fukagawa.
 	First []int
 	// Sums of the per-deck statistics over all sets (Options.Stats only).
 	Rising, Adjacent, Guess DeckStats
@@ -120,11 +142,11 @@ func (d DeckStats) StdErr() float64 {
 
 // NewShuffler makes one shuffler per worker, so shufflers that keep scratch
 // buffers need not be safe for concurrent use.
-type NewShuffler func() (decks.Shuffler, error)
+type NewShuffler func() (shuffle.Shuffler, error)
 
 // Fixed wraps a shuffler that is safe for concurrent use.
-func Fixed(s decks.Shuffler) NewShuffler {
-	return func() (decks.Shuffler, error) { return s, nil }
+func Fixed(s shuffle.Shuffler) NewShuffler {
+	return func() (shuffle.Shuffler, error) { return s, nil }
 }
 
 // worker holds one goroutine's generator and buffers, reused for every set.
@@ -185,7 +207,7 @@ func (w *worker) checkPerm(deck []int) error {
 // Measure runs o.Sets independent sets of the shuffle, each from the
 // unshuffled deck 0..n-1, and returns the position matrix (and, with
 // o.Stats, the per-deck statistics). Sets are spread over o.Workers
-// goroutines in chunks; set i always uses decks.NewRand(SetSeed(o.Seed, i)),
+// goroutines in chunks; set i always uses shuffle.NewRand(SetSeed(o.Seed, i)),
 // so the result is the same for any number of workers.
 func Measure(newShuffler NewShuffler, o Options) (*Result, error) {
 	if err := o.check(); err != nil {
@@ -219,6 +241,10 @@ func Measure(newShuffler NewShuffler, o Options) (*Result, error) {
 				if c >= chunks {
 					break
 				}
+				if err := o.stopped(); err != nil {
+					p.err = err
+					return
+				}
 				lo := c * chunkSize
 				hi := min(lo+chunkSize, o.Sets)
 				for i := lo; i < hi; i++ {
@@ -241,6 +267,7 @@ func Measure(newShuffler NewShuffler, o Options) (*Result, error) {
 						p.guess.add(guessScore(w.deck, w.seen))
 					}
 				}
+				o.done(hi - lo)
 			}
 			p.counts = w.counts
 		}()

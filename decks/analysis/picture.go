@@ -10,11 +10,11 @@ import (
 	"math"
 )
 
-// Pictures of a position matrix (SPEC §6). Row i (top to bottom) is the
+// Pictures of a position matrix. Row i (top to bottom) is the
 // card's start position i+1, column j (left to right) its end position j+1,
 // so the unshuffled deck is the black diagonal from the top left.
 
-// WritePGMTrial writes one trial as seed 000 draws it: an n×n plain PGM
+// WritePGMTrial writes one trial as Nose & Fukagawa draws it: an n×n plain PGM
 // (P2), pixel (i, j) black (0) when the card that started at position i+1 is
 // at position j+1 of deck, white (255) otherwise.
 func WritePGMTrial(w io.Writer, deck []int) error {
@@ -30,7 +30,7 @@ func WritePGMTrial(w io.Writer, deck []int) error {
 }
 
 // WritePGMAverage writes the average of the trial pictures over all sets
-// (seed 000): the grey of cell (i, j) is 255·(1 − p[i][j]) rounded, black
+// (Nose & Fukagawa): the grey of cell (i, j) is 255·(1 − p[i][j]) rounded, black
 // where the card always lands, white where it never does. A well-mixed
 // deck is almost white everywhere (p = 1/n).
 func WritePGMAverage(w io.Writer, m *Matrix) error {
@@ -84,7 +84,7 @@ var (
 	ColourRed   = color.RGBA{R: 0xd8, G: 0x1f, B: 0x1f, A: 0xff}
 )
 
-// BWRImage draws seed 001's picture of p against e_max: blue where
+// BWRImage draws Ide & Okuda's picture of p against e_max: blue where
 // e < −e_max (the card lands there too rarely), white where |e| ≤ e_max, red
 // where e > e_max (too often).
 func BWRImage(p []float64, n int, emax float64) *image.RGBA {

@@ -3,6 +3,7 @@ package analysis
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -10,12 +11,12 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 // NewSteps makes, for one worker, one shuffler per method of a search (in
 // the order of the methods). Each is applied as one step of a sequence.
-type NewSteps func() ([]decks.Shuffler, error)
+type NewSteps func() ([]shuffle.Shuffler, error)
 
 // SearchOptions says which sequences to try.
 type SearchOptions struct {
@@ -39,7 +40,7 @@ const maxSearchCells = 1 << 28
 //
 // Sequences share prefixes, so the search walks the tree of prefixes once:
 // each node costs one shuffle step per set instead of m. Set i is still
-// shuffled with its own generator decks.NewRand(SetSeed(Seed, i)), whose
+// shuffled with its own generator shuffle.NewRand(SetSeed(Seed, i)), whose
 // state is saved at every depth of the walk, so every sequence's matrix is
 // exactly what Measure gives for that sequence alone (a test checks this).
 // Sets are processed in blocks so the decks of one block stay in cache.
@@ -109,6 +110,10 @@ func Search(newSteps NewSteps, names []string, o SearchOptions) ([]Scored, error
 				if b >= blocks {
 					break
 				}
+				if err := o.stopped(); err != nil {
+					errs[wi] = err
+					return
+				}
 				lo := b * block
 				hi := min(lo+block, o.Sets)
 				t.sets = int(hi - lo)
@@ -120,6 +125,7 @@ func Search(newSteps NewSteps, names []string, o SearchOptions) ([]Scored, error
 					errs[wi] = fmt.Errorf("search, sets %d..%d: %w", lo, hi-1, err)
 					return
 				}
+				o.done(hi - lo)
 			}
 			counts[wi] = w.counts
 		}()
@@ -161,7 +167,7 @@ func Search(newSteps NewSteps, names []string, o SearchOptions) ([]Scored, error
 // tree is one worker's walk over the prefix tree for a block of sets.
 type tree struct {
 	w              *worker
-	steps          []decks.Shuffler
+	steps          []shuffle.Shuffler
 	n              int
 	minLen, maxLen int
 	offset         []int
@@ -204,7 +210,7 @@ func (t *tree) walk(d, idx int) error {
 	return nil
 }
 
-// SequenceName writes a sequence of method indices in SPEC §5 notation:
+// SequenceName writes a sequence of method indices in docs/shuffles-models.md notation:
 // letters in order ("HDHRDHH"), or with runs raised to a count ("H^86")
 // when the plain form would be longer than 12 letters.
 func SequenceName(names []string, steps []int) string {
@@ -237,9 +243,9 @@ type Ranked struct {
 	MaxAbsE float64
 }
 
-// Rank scores each sequence against e_max and orders them by length, then
-// best first: more white cells, then smaller max|e|, then name.
-func Rank(all []Scored, emax float64) []Ranked {
+// SortByC scores each sequence against e_max and orders them by length,
+// then best first: more white cells, then smaller max|e|, then name.
+func SortByC(all []Scored, emax float64) []Ranked {
 	out := make([]Ranked, len(all))
 	for i, s := range all {
 		out[i] = Ranked{Scored: s, Class: s.Matrix.Classify(emax), MaxAbsE: s.Matrix.MaxAbsE()}
@@ -257,19 +263,27 @@ func Rank(all []Scored, emax float64) []Ranked {
 
 // ParseLengths reads a range of sequence lengths: "7" (just 7) or "1..7".
 func ParseLengths(s string) (lo, hi int, err error) {
+	return ParseRange(s, 1, math.MaxInt)
+}
+
+// ParseRange reads "k" or "k1..k2" with min ≤ k1 ≤ k2 ≤ max.
+func ParseRange(s string, min, max int) (lo, hi int, err error) {
 	a, b, isRange := strings.Cut(s, "..")
 	lo, err = strconv.Atoi(a)
 	if err != nil {
-		return 0, 0, fmt.Errorf("lengths %q: %q is not a number", s, a)
+		return 0, 0, fmt.Errorf("range %q: %q is not a number", s, a)
 	}
 	hi = lo
 	if isRange {
 		if hi, err = strconv.Atoi(b); err != nil {
-			return 0, 0, fmt.Errorf("lengths %q: %q is not a number", s, b)
+			return 0, 0, fmt.Errorf("range %q: %q is not a number", s, b)
 		}
 	}
-	if lo < 1 || hi < lo {
-		return 0, 0, fmt.Errorf("lengths %q: want 1 ≤ min ≤ max", s)
+	if lo < min || hi < lo || hi > max {
+		if max == math.MaxInt {
+			return 0, 0, fmt.Errorf("range %q: want %d ≤ min ≤ max", s, min)
+		}
+		return 0, 0, fmt.Errorf("range %q: want k or k1..k2 with %d ≤ k1 ≤ k2 ≤ %d", s, min, max)
 	}
 	return lo, hi, nil
 }

@@ -1,7 +1,7 @@
 // Package corpora ships the project's deck corpora inside the binary, so that
-// every machine scores strategies on the same decks (SPEC §9). Each corpus is
-// a corpus file of package decks; docs/corpora.md gives the exact command
-// that regenerates each one, and this package's tests check that it does.
+// every machine scores strategies on the same decks. Each corpus is a corpus
+// file of package corpus; docs/corpora.md gives the exact command that
+// regenerates each one, and this package's tests check that it does.
 package corpora
 
 import (
@@ -12,10 +12,11 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Default is the corpus strategies are scored on: 30,000 uniformly shuffled
-// standard52 decks, the size of seed 003's experiment.
+// standard52 decks, the size of Nanzaki & Shintani's experiment.
 const Default = "uniform-30000"
 
 //go:embed *.txt
@@ -45,11 +46,21 @@ func Open(name string) (io.Reader, error) {
 	return bytes.NewReader(b), nil
 }
 
-// Bytes returns the contents of an embedded corpus (shared: do not modify).
+// read holds each corpus read so far: embed.FS copies a file on every
+// ReadFile, and the default corpus is 4.7 MB.
+var read sync.Map // name → []byte
+
+// Bytes returns the contents of an embedded corpus. The slice is shared by
+// every caller: do not modify it.
 func Bytes(name string) ([]byte, error) {
-	b, err := files.ReadFile(strings.TrimSuffix(name, ".txt") + ".txt")
+	name = strings.TrimSuffix(name, ".txt")
+	if b, ok := read.Load(name); ok {
+		return b.([]byte), nil
+	}
+	b, err := files.ReadFile(name + ".txt")
 	if err != nil {
 		return nil, fmt.Errorf("no embedded corpus %q (have %s)", name, strings.Join(Names(), ", "))
 	}
-	return b, nil
+	b2, _ := read.LoadOrStore(name, b)
+	return b2.([]byte), nil
 }

@@ -7,8 +7,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/cards"
 	"github.com/calcsol/calcsol/decks/corpora"
+	"github.com/calcsol/calcsol/decks/corpus"
+	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
 // TestRegenerate checks that every shipped corpus is exactly what its header's
@@ -21,14 +23,14 @@ func TestRegenerate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, err := decks.ReadCorpus(bytes.NewReader(data), name)
+			c, err := corpus.Read(bytes.NewReader(data), name)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if c.Generator == "" {
 				t.Fatal("no generator in the header")
 			}
-			again, err := decks.Regenerate(c, decks.DefaultParams())
+			again, err := corpus.Regenerate(c, shuffle.DefaultParams())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,18 +63,18 @@ func TestShipped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ds, err := decks.ReadCalculationDecks(r, w.name)
+		ds, err := corpus.ReadCalculationDecks(r, w.name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(ds) != w.count {
 			t.Errorf("%s: %d decks, want %d", w.name, len(ds), w.count)
 		}
-		c, err := decks.ReadCorpus(mustOpen(t, w.name+".txt"), w.name)
+		c, err := corpus.Read(mustOpen(t, w.name+".txt"), w.name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Generator != w.generator || c.Seed != w.seed || c.Kind != decks.Standard52 {
+		if c.Generator != w.generator || c.Seed != w.seed || c.Kind != cards.Standard52 {
 			t.Errorf("%s: %s %q seed %d, want standard52 %q seed %d", w.name, c.Kind, c.Generator, c.Seed, w.generator, w.seed)
 		}
 	}
@@ -101,10 +103,26 @@ func ExampleOpen() {
 	if err != nil {
 		panic(err)
 	}
-	ds, err := decks.ReadCalculationDecks(r, corpora.Default)
+	ds, err := corpus.ReadCalculationDecks(r, corpora.Default)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(len(ds), "decks; the first:", ds[0].String())
 	// Output: 30000 decks; the first: 5269Q34J4898002878A572AJ4937A709KQKK5Q3AQ504K326J66J
+}
+
+// Bytes shares one copy of a corpus between calls, as it says: the default
+// corpus is 4.7 MB.
+func TestBytesShared(t *testing.T) {
+	a, err := corpora.Bytes(corpora.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := corpora.Bytes(corpora.Default + ".txt")
+	if &a[0] != &b[0] {
+		t.Error("two calls returned two copies")
+	}
+	if allocs := testing.AllocsPerRun(5, func() { corpora.Bytes(corpora.Default) }); allocs > 1 {
+		t.Errorf("%v allocations per call", allocs)
+	}
 }

@@ -1,14 +1,79 @@
 // Package atomicfile writes files so that readers never see them half-written:
 // the data goes to a temporary file in the same directory, which is renamed
-// over the target only when everything was written.
+// over the target only when everything was written, and removed otherwise —
+// also when the write is cancelled.
+//
+//	f, err := atomicfile.Create(path)
+//	if err != nil { … }
+//	defer f.Abort()          // removes the temporary file unless committed
+//	… write to f, checking ctx …
+//	return f.Commit()
 package atomicfile
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 )
+
+// File is a temporary file that becomes path on Commit. It is an *os.File,
+// so it can seek and WriteAt.
+type File struct {
+	*os.File
+	path string
+	done bool
+}
+
+// Create opens a temporary file beside path (".NAME.tmp-NNN").
+func Create(path string) (*File, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("write %s: %w", path, err)
+	}
+	return &File{File: f, path: path}, nil
+}
+
+// Path is the file the temporary file becomes.
+func (f *File) Path() string { return f.path }
+
+// Abort closes and removes the temporary file, leaving path as it was. It
+// does nothing after Commit or a first Abort, so it can be deferred.
+func (f *File) Abort() {
+	if f.done {
+		return
+	}
+	f.done = true
+	f.File.Close()
+	os.Remove(f.File.Name())
+}
+
+// Commit makes the temporary file path: mode 0644, synced, closed and
+// renamed, so that a crash leaves the old file or the whole new one. On an
+// error the temporary file is removed.
+func (f *File) Commit() error {
+	if f.done {
+		return fmt.Errorf("write %s: already committed or aborted", f.path)
+	}
+	tmp := f.File.Name()
+	err := f.File.Chmod(0o644) // CreateTemp makes the file 0600
+	if err == nil {
+		err = f.File.Sync()
+	}
+	if cerr := f.File.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, f.path)
+	}
+	f.done = true
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	return nil
+}
 
 // Write writes data to path atomically.
 func Write(path string, data []byte) error {
@@ -22,36 +87,105 @@ func Write(path string, data []byte) error {
 // path if write and the close succeed; otherwise the temporary file is removed
 // and path is left as it was.
 func WriteFunc(path string, write func(w io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	return WriteContext(context.Background(), path, write)
+}
+
+// WriteContext is WriteFunc that also gives up, removing the temporary file,
+// once ctx is done: every write after that fails with ctx's error, so a
+// write function that does not watch ctx stops at its next write.
+func WriteContext(ctx context.Context, path string, write func(w io.Writer) error) error {
+	f, err := Create(path)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	if err := write(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
 		return err
 	}
-	// CreateTemp makes the file 0600; a written result is an ordinary file.
-	// Sync before the rename, so that a crash leaves the old file or the
-	// whole new one.
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
+	defer f.Abort()
+	if err := write(ctxWriter{ctx, f.File}); err != nil {
+		return err
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
+	return f.Commit()
+}
+
+// ctxWriter fails every write once ctx is done.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
+	return c.w.Write(p)
+}
+
+// Output is one file of WriteAll.
+type Output struct {
+	Path  string
+	Write func(w io.Writer) error
+}
+
+// WriteAll writes every output or none: each goes to a temporary file
+// beside its target, and the temporary files are renamed onto the targets
+// only once every one was written. On a failure or a cancelled ctx they are
+// removed and no target is touched. (A rename failing half-way, in a
+// directory just written to, could still leave some renamed.)
+func WriteAll(ctx context.Context, outs []Output) error {
+	var files []*File
+	defer func() {
+		for _, f := range files {
+			f.Abort()
+		}
+	}()
+	for _, o := range outs {
+		if st, err := os.Stat(o.Path); err == nil && st.IsDir() {
+			return fmt.Errorf("write %s: is a directory", o.Path)
+		}
+		f, err := Create(o.Path)
+		if err != nil {
+			return err
+		}
+		files = append(files, f)
+		if err := o.Write(ctxWriter{ctx, f.File}); err != nil {
+			return fmt.Errorf("write %s: %w", o.Path, err)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := f.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckDir refuses an output prefix whose directory does not exist, is not
+// a directory or cannot be written to, and a prefix+suffix that is a
+// directory. Commands call it before a long computation, so that a typo
+// does not cost the run.
+func CheckDir(prefix string, suffixes ...string) error {
+	dir := filepath.Dir(prefix)
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return fmt.Errorf("directory %s does not exist or cannot be read", dir)
+	case !st.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	f, err := os.CreateTemp(dir, ".calcsol-write-check-*")
+	if err != nil {
+		return fmt.Errorf("directory %s is not writable", dir)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	for _, suf := range suffixes {
+		if st, err := os.Stat(prefix + suf); err == nil && st.IsDir() {
+			return fmt.Errorf("%s is a directory", prefix+suf)
+		}
 	}
 	return nil
 }

@@ -1,10 +1,12 @@
 package atomicfile
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -38,5 +40,105 @@ func TestWriteFunc(t *testing.T) {
 	}
 	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o644 {
 		t.Errorf("mode %v (%v), want 0644", st.Mode().Perm(), err)
+	}
+}
+
+// A write cancelled half-way (Ctrl-C in a command) leaves the target as it
+// was and no temporary file behind, even when the writer ignores ctx.
+func TestWriteContextCancelled(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	ctx, cancel := context.WithCancel(context.Background())
+	err := WriteContext(ctx, path, func(w io.Writer) error {
+		if _, err := w.Write([]byte("first half\n")); err != nil {
+			return err
+		}
+		cancel()
+		_, err := w.Write([]byte("second half\n"))
+		return err
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
+
+// Abort after Create removes the temporary file; Commit after Abort fails.
+func TestCreateAbortCommit(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "out.txt")
+	f, err := Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("x")
+	f.Abort()
+	f.Abort() // twice is fine
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
+	}
+	if err := f.Commit(); err == nil {
+		t.Error("Commit after Abort succeeded")
+	}
+	f, err = Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("12345")
+	f.WriteAt([]byte("ab"), 1)
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	f.Abort() // after Commit: does nothing
+	if got, _ := os.ReadFile(path); string(got) != "1ab45" {
+		t.Errorf("file holds %q, want 1ab45", got)
+	}
+}
+
+// When a later output fails, the earlier ones are not written either and no
+// temporary file is left.
+func TestWriteAllNoneOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	write := func(s string) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := io.WriteString(w, s); return err }
+	}
+	boom := errors.New("boom")
+	err := WriteAll(context.Background(), []Output{
+		{filepath.Join(dir, "a.png"), write("a")},
+		{filepath.Join(dir, "b.png"), func(io.Writer) error { return boom }},
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want boom", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("left behind: %v", entries)
+	}
+	if err := WriteAll(context.Background(), []Output{{filepath.Join(dir, "a.png"), write("a")}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "a.png")); err != nil || string(got) != "a" {
+		t.Errorf("a.png = %q, %v", got, err)
+	}
+}
+
+func TestCheckDir(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "r-bwr.png"), 0o755)
+	tests := []struct {
+		prefix   string
+		suffixes []string
+		want     string
+	}{
+		{filepath.Join(dir, "x"), nil, ""},
+		{filepath.Join(dir, "no", "x"), nil, "does not exist"},
+		{filepath.Join(dir, "r"), []string{"-grey.png", "-bwr.png"}, "r-bwr.png is a directory"},
+	}
+	for _, tc := range tests {
+		err := CheckDir(tc.prefix, tc.suffixes...)
+		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("CheckDir(%s) = %v, want %q", tc.prefix, err, tc.want)
+		}
 	}
 }

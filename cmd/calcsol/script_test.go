@@ -1,0 +1,147 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/spf13/cobra"
+
+	goldenfile "github.com/calcsol/calcsol/internal/golden"
+)
+
+// TestMain lets the test binary run as the calcsol command inside scripts.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"calcsol": main})
+}
+
+// TestScripts runs the command-line scripts under testdata/script: each
+// README and --help example as written, with its output and exit status
+// (TestExamplesAreScripts checks that none is missing). go test -update
+// rewrites the expected outputs inside the scripts.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		UpdateScripts:       goldenfile.Updating(),
+		RequireExplicitExec: true,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status":  cmdStatus,
+			"waitfor": cmdWaitfor,
+			"noglob":  cmdNoglob,
+		},
+		Setup: func(env *testscript.Env) error {
+			// The shipped files some scripts compare with.
+			for _, f := range []string{"decks/corpora/uniform-30000.txt", "decks/corpora/uniform-1000.txt", "configs/priority/nanzaki-shintani-4.yaml"} {
+				data, err := os.ReadFile("../../" + f)
+				if err != nil {
+					return err
+				}
+				if err := os.WriteFile(env.WorkDir+"/shipped-"+filepath.Base(f), data, 0o644); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	})
+}
+
+// status CODE PROG ARGS... runs PROG like exec and wants exit status CODE
+// (calcsol: 2 for bad input, 130 when interrupted).
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: status CODE PROG [ARGS...]")
+	}
+	err := ts.Exec(args[1], args[2:]...)
+	got := "0"
+	if err != nil {
+		got = strings.TrimPrefix(err.Error(), "exit status ")
+	}
+	if got != args[0] {
+		ts.Fatalf("exit status %s (%v), want %s", got, err, args[0])
+	}
+}
+
+// waitfor GLOB waits (up to a minute) until a file matches GLOB.
+func cmdWaitfor(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfor GLOB")
+	}
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m, _ := filepath.Glob(ts.MkAbs(args[0])); len(m) > 0 {
+			return
+		}
+	}
+	ts.Fatalf("no file matches %s", args[0])
+}
+
+// noglob GLOB fails if a file matches GLOB (such as a left-over temporary
+// file, .out.txt.tmp-*).
+func cmdNoglob(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: noglob GLOB")
+	}
+	if m, _ := filepath.Glob(ts.MkAbs(args[0])); len(m) > 0 {
+		ts.Fatalf("files left behind: %v", m)
+	}
+}
+
+// TestExamplesAreScripts: every example of every command's --help, and
+// every "go run ./cmd/calcsol" line of the README, runs as written in a
+// script under testdata/script ("exec calcsol …" or "status N calcsol …").
+// "A && B" is two examples; a final "> FILE" or "< FILE" is the script's
+// cp stdout or stdin.
+func TestExamplesAreScripts(t *testing.T) {
+	lines := map[string]bool{}
+	files, _ := filepath.Glob("testdata/script/*.txtar")
+	for _, f := range files {
+		a, err := txtar.ParseFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(a.Comment), "\n") {
+			l = strings.TrimSpace(l)
+			l = strings.TrimPrefix(l, "exec ")
+			if strings.HasPrefix(l, "status ") {
+				l = strings.SplitN(l, " ", 3)[2]
+			}
+			lines[l] = true
+		}
+	}
+	var examples []string
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, l := range strings.Split(c.Example, "\n") {
+			examples = append(examples, l)
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(rootCmd)
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(readme), "\n") {
+		if rest, ok := strings.CutPrefix(l, "go run ./cmd/calcsol "); ok {
+			examples = append(examples, "calcsol "+rest)
+		}
+	}
+	redirect := regexp.MustCompile(`\s+[<>]\s*\S+$|\s+#\s.*$`)
+	for _, ex := range examples {
+		for _, cmd := range strings.Split(ex, "&&") {
+			cmd = redirect.ReplaceAllString(strings.TrimSpace(cmd), "")
+			if cmd == "" {
+				continue
+			}
+			if !lines[cmd] {
+				t.Errorf("example not run by any script: %s", cmd)
+			}
+		}
+	}
+}

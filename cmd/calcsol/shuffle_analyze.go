@@ -1,0 +1,229 @@
+package main
+
+// The shuffle-analysis subcommands that simulate: shuffle analyze and
+// shuffle emax (the models of package shuffle, the measures of package
+// analysis), and the flags all the analyses share.
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/calcsol/calcsol/decks/analysis"
+	"github.com/calcsol/calcsol/decks/shuffle"
+	"github.com/calcsol/calcsol/internal/atomicfile"
+	"github.com/calcsol/calcsol/internal/progress"
+)
+
+func init() {
+	shuffleCmd.AddCommand(newShuffleAnalyzeCmd(), newShuffleEmaxCmd(), newShuffleExactCmd(), newShuffleSearchCmd())
+}
+
+// emaxHelp documents the --emax flag shared by analyze, exact and search.
+const emaxHelp = `e_max for the blue/white/red cells and C: a number (e.g. 5.86e-4),
+"approx" (default: the 95 % quantile of max|e| for a uniform shuffle of n
+cards and s sets, by the normal approximation of analysis.ApproxEmax; 5.86e-4
+for n=52, s=10^6), or "reference" (Ide & Okuda's published 5.86e-4, only for
+n=52 and s=10^6). "calcsol shuffle emax" calibrates it by simulation.`
+
+// resolveEmax reads --emax (see analysis.ResolveEmax).
+func resolveEmax(spec string, n int, sets int64) (float64, string, error) {
+	v, source, err := analysis.ResolveEmax(spec, n, sets)
+	if err != nil {
+		return 0, "", badInput("--emax: %w", err)
+	}
+	return v, source, nil
+}
+
+func checkSize(n int, sets int64, workers int) error {
+	switch {
+	case n < 2 || n > 4096:
+		return badInput("--n %d: want 2..4096 cards", n)
+	case sets < 1 || sets > 1<<31-1:
+		return badInput("--sets %d: want 1..2^31-1", sets)
+	case workers < 0 || workers > 4096:
+		return badInput("--workers %d: want 0..4096 (0: all CPUs)", workers)
+	}
+	return nil
+}
+
+// checkOut refuses an unusable output prefix before a long run.
+func checkOut(flag, prefix string, suffixes ...string) error {
+	if prefix == "" {
+		return nil
+	}
+	if err := atomicfile.CheckDir(prefix, suffixes...); err != nil {
+		return badInput("%s %s: %w", flag, prefix, err)
+	}
+	return nil
+}
+
+// writePictures writes the pictures, all or none, and says which.
+func writePictures(cmd *cobra.Command, pics []atomicfile.Output) error {
+	if err := atomicfile.WriteAll(cmd.Context(), pics); err != nil {
+		return err
+	}
+	for _, p := range pics {
+		fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", p.Path)
+	}
+	return nil
+}
+
+func newShuffleAnalyzeCmd() *cobra.Command {
+	var (
+		spec, emaxSpec, pgm, pngPrefix string
+		n, workers                     int
+		sets                           int64
+		seed                           uint64
+		asJSON                         bool
+	)
+	cmd := &cobra.Command{
+		Use:   "analyze",
+		Short: "Measure how well a shuffle sequence mixes (position matrix, C, χ², …)",
+		Long: `analyze shuffles s independent sets of the unshuffled deck 0..n-1 with a
+sequence (e.g. HDHRDHH, D^1R^4, R^7) and measures the result: C, Ide & Okuda's
+convergence rate (the share of cells of the position matrix within e_max of
+1/n, "C = 0.978(2646)"); max|e|; the mean rising sequences, originally adjacent
+pairs and guess-the-next-card score, beside their values for a uniform deck;
+and a χ² test of the matrix. Set i has its own generator, so the result does
+not depend on --workers. docs/shuffles-analysis.md defines each measure.
+
+` + emaxHelp,
+		Example: `  calcsol shuffle analyze --seq HDHRDHH --sets 100000
+  calcsol shuffle analyze --seq R^7 --sets 100000 --emax 1e-3 --json
+  calcsol shuffle analyze --seq H --sets 100000 --png hindu --pgm hindu`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkSize(n, sets, workers); err != nil {
+				return err
+			}
+			params, err := loadShuffleParams(cmd)
+			if err != nil {
+				return err
+			}
+			sh, err := shuffle.ParseSequence(spec, params)
+			if err != nil {
+				return badInput("--seq: %w", err)
+			}
+			emax, source, err := resolveEmax(emaxSpec, n, sets)
+			if err != nil {
+				return err
+			}
+			// Refuse an unusable picture path now, not after the measurement.
+			if err := checkOut("--pgm", pgm, "-trial.pgm", "-average.pgm"); err != nil {
+				return err
+			}
+			if err := checkOut("--png", pngPrefix, "-grey.png", "-bwr.png"); err != nil {
+				return err
+			}
+			start := time.Now()
+			o := analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers, Stats: true, Context: cmd.Context()}
+			bar := progress.Start(cmd.ErrOrStderr(), "sets", sets)
+			o.Progress = bar.Add
+			res, err := analysis.Measure(analysis.Fixed(sh), o)
+			bar.Stop()
+			if err != nil {
+				return err
+			}
+			r := analysis.NewReport(sh.String(), o, res, emax, source)
+			r.Seconds = time.Since(start).Seconds()
+			if err := writePictures(cmd, r.Pictures(pgm, pngPrefix)); err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				return printJSON(out, r)
+			}
+			fmt.Fprintf(out, "%s of n=%d cards, %d sets, seed %d (%.1f s)\n", sh, n, sets, seed, r.Seconds)
+			fmt.Fprintf(out, "e_max = %.3g (%s)\n", emax, source)
+			fmt.Fprintf(out, "%s   blue %d, red %d\n", r.Class, r.Blue, r.Red)
+			t := newTable(out, "measure", "value", "uniform deck")
+			t.Append("max|e|", fmt.Sprintf("%.3e", r.MaxAbsE), fmt.Sprintf("≈ %.2e (median, approx)", analysis.ApproxEmax(n, sets, 0.5)))
+			t.Append("rising sequences", fmt.Sprintf("%.3f ± %.3f", r.Rising, r.RisingSE), fmt.Sprintf("%.3f", float64(n+1)/2))
+			t.Append("adjacent pairs", fmt.Sprintf("%.3f ± %.3f", r.Adjacent, r.AdjacentSE), fmt.Sprintf("%.3f", float64(n-1)/float64(n)))
+			t.Append("guess score", fmt.Sprintf("%.3f ± %.3f", r.Guess, r.GuessSE), fmt.Sprintf("%.3f", analysis.Harmonic(n)))
+			t.Append("χ² (df "+strconv.Itoa(r.Chi2DF)+")", fmt.Sprintf("%.1f, p = %.3g", r.Chi2, r.Chi2P), fmt.Sprintf("≈ %d", r.Chi2DF))
+			return t.Render()
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&spec, "seq", "HDHRDHH", "shuffle sequence (docs/shuffles-models.md notation)")
+	f.Int64Var(&sets, "sets", 1_000_000, "number of independent sets s")
+	f.IntVar(&n, "n", 52, "deck size")
+	f.Uint64Var(&seed, "seed", 1, "seed; set i uses shuffle.NewRand(SetSeed(seed, i))")
+	f.StringVar(&emaxSpec, "emax", "approx", `e_max: a number, "approx" or "reference"`)
+	f.IntVar(&workers, "workers", 0, "goroutines (0: all CPUs); results do not depend on it")
+	f.BoolVar(&asJSON, "json", false, "print JSON")
+	f.StringVar(&pgm, "pgm", "", "write PREFIX-trial.pgm (set 0, black = card i at j) and PREFIX-average.pgm (Nose & Fukagawa)")
+	f.StringVar(&pngPrefix, "png", "", "write PREFIX-grey.png and PREFIX-bwr.png (blue/white/red against e_max)")
+	f.String("shuffle-config", "", "YAML file of shuffle model parameters (default: the built-in defaults)")
+	return cmd
+}
+
+func newShuffleEmaxCmd() *cobra.Command {
+	var (
+		n, repeats, workers int
+		sets                int64
+		seed                uint64
+		asJSON              bool
+	)
+	cmd := &cobra.Command{
+		Use:   "emax",
+		Short: "Calibrate e_max by Ide & Okuda's procedure (uniform shuffles)",
+		Long: `emax runs Ide & Okuda's calibration: shuffle s sets uniformly (U),
+take max|e| of the position matrix; repeat R times; drop the top 5 %
+(floor(0.05·R) values); the largest remaining value is e_max, an estimate of
+the 95 % quantile of max|e|. It also prints the spread of the R values and
+the normal approximation used by --emax approx.
+
+The paper used n=52, s=10^6, R=1000 (≈10^9 shuffles) and found 5.86e-4.`,
+		Example: `  calcsol shuffle emax --n 52 --sets 10000 --repeats 20 --seed 1
+  calcsol shuffle emax --n 52 --sets 10000 --repeats 40 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkSize(n, sets, workers); err != nil {
+				return err
+			}
+			if repeats < 1 || repeats > 1_000_000 {
+				return badInput("--repeats %d: want 1..1000000", repeats)
+			}
+			start := time.Now()
+			o := analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers, Context: cmd.Context()}
+			bar := progress.Start(cmd.ErrOrStderr(), "sets", sets*int64(repeats))
+			o.Progress = bar.Add
+			c, err := analysis.Calibrate(analysis.Fixed(shuffle.Uniform{}), o, repeats)
+			bar.Stop()
+			if err != nil {
+				return err
+			}
+			elapsed := time.Since(start).Seconds()
+			sp := c.Spread()
+			approx := analysis.ApproxEmax(n, sets, 0.95)
+			out := cmd.OutOrStdout()
+			if asJSON {
+				return printJSON(out, map[string]any{
+					"n": n, "sets": sets, "repeats": repeats, "seed": seed, "dropped": c.Dropped,
+					"emax": c.Emax, "min": sp.Min, "median": sp.Median, "mean": sp.Mean, "max": sp.Max,
+					"approx": approx, "seconds": elapsed, "values": c.Values,
+				})
+			}
+			fmt.Fprintf(out, "e_max = %.4g  (n=%d, s=%d, R=%d, top %d dropped, seed %d, %.1f s)\n", c.Emax, n, sets, repeats, c.Dropped, seed, elapsed)
+			fmt.Fprintf(out, "max|e| over the R repeats: min %.4g, median %.4g, mean %.4g, max %.4g\n", sp.Min, sp.Median, sp.Mean, sp.Max)
+			fmt.Fprintf(out, "normal approximation of the 95 %% quantile: %.4g\n", approx)
+			if n == 52 && sets == 1_000_000 {
+				fmt.Fprintf(out, "reference (Ide & Okuda, R=1000): %.4g\n", analysis.ReferenceEmax)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&n, "n", 52, "deck size")
+	f.Int64Var(&sets, "sets", 1_000_000, "sets s per repeat")
+	f.IntVar(&repeats, "repeats", 100, "repeats R (the paper: 1000)")
+	f.Uint64Var(&seed, "seed", 1, "seed")
+	f.IntVar(&workers, "workers", 0, "goroutines (0: all CPUs)")
+	f.BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}

@@ -1,0 +1,114 @@
+package corpus
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/calcsol/calcsol/decks/shuffle"
+)
+
+// Verdict says what VerifyFile checked of a corpus file.
+type Verdict struct {
+	Corpus *Corpus
+	// Regenerated is set when the header names a generator and a seed and
+	// they make the file again byte for byte.
+	Regenerated bool
+}
+
+// Checked says in words what the verdict rests on: "format, count and
+// checksum", "format and count", "format" — only what the file's header
+// let the reader check — or, when regenerated, that it is byte-identical to
+// what its generator makes.
+func (v *Verdict) Checked() string {
+	c := v.Corpus
+	if v.Regenerated {
+		return fmt.Sprintf("byte-identical to %q seed %d", c.Generator, c.Seed)
+	}
+	parts := []string{"format"}
+	if c.HeaderCount {
+		parts = append(parts, "count")
+	}
+	if c.HeaderChecksum {
+		parts = append(parts, "checksum")
+	}
+	what := strings.Join(parts, " and ")
+	if len(parts) == 3 {
+		what = "format, count and checksum"
+	}
+	return "no generator in the header: " + what + " checked"
+}
+
+// VerifyFile reads data as a corpus file (name for messages) and, when its
+// header names a generator and a seed, makes the corpus again — once — and
+// compares: the decks first (the error names the first card that differs),
+// then the bytes, since the reader accepts comment lines, blank lines and
+// CRLF endings that calcsol never writes (the error names the first line
+// that differs, and how). The generator's shuffle models come from p: a
+// corpus made with other parameters needs the same ones here.
+func VerifyFile(data []byte, name string, p shuffle.Params) (*Verdict, error) {
+	c, err := Parse(data, name)
+	if err != nil {
+		return nil, err
+	}
+	v := &Verdict{Corpus: c}
+	if c.Generator == "" {
+		return v, nil
+	}
+	want, err := Regenerate(c, p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := sameDecks(c, want); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	wantBytes, err := want.MarshalText()
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.Equal(data, wantBytes) {
+		return nil, fmt.Errorf("%s: the decks match %q seed %d, but the file is not byte-identical to what calcsol writes: %s", name, c.Generator, c.Seed, firstDifference(data, wantBytes))
+	}
+	v.Regenerated = true
+	return v, nil
+}
+
+// firstDifference says where file first differs from want (what calcsol
+// writes), line by line, and how: "line 3 ends with CRLF …".
+func firstDifference(file, want []byte) string {
+	fl := bytes.SplitAfter(file, []byte("\n"))
+	wl := bytes.SplitAfter(want, []byte("\n"))
+	for i := 0; ; i++ {
+		switch {
+		case i >= len(fl) && i >= len(wl):
+			return "no difference found"
+		case i >= len(fl) || len(fl[i]) == 0:
+			return fmt.Sprintf("line %d: the file ends; calcsol writes %q", i+1, clip(wl[i]))
+		case i >= len(wl) || len(wl[i]) == 0:
+			return fmt.Sprintf("line %d: calcsol writes no more lines; the file has %q", i+1, clip(fl[i]))
+		}
+		f, w := fl[i], wl[i]
+		if bytes.Equal(f, w) {
+			continue
+		}
+		switch {
+		case bytes.HasSuffix(f, []byte("\r\n")) && bytes.Equal(f[:len(f)-2], w[:len(w)-1]):
+			return fmt.Sprintf("line %d ends with CRLF (\\r\\n); calcsol writes LF (\\n) line endings", i+1)
+		case !bytes.HasSuffix(f, []byte("\n")) && bytes.Equal(f, w[:len(w)-1]):
+			return fmt.Sprintf("line %d has no final newline", i+1)
+		case len(f) > 0 && f[0] == '#' && (len(w) == 0 || w[0] != '#'),
+			len(f) > 0 && f[0] == '#' && i+1 < len(fl) && bytes.Equal(fl[i+1], w):
+			return fmt.Sprintf("line %d: extra '#' line %q (comments are ignored when reading, but calcsol writes none)", i+1, clip(f))
+		}
+		return fmt.Sprintf("line %d: the file has %q, calcsol writes %q", i+1, clip(f), clip(w))
+	}
+}
+
+// clip shortens a line for a message.
+func clip(b []byte) string {
+	s := strings.TrimRight(string(b), "\r\n")
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
+}
