@@ -376,7 +376,11 @@ func (p *Position) String() string {
 		if k := p.placed[x-1]; k > 0 {
 			top = order[x-1][k-1].String()
 		}
-		b = fmt.Appendf(b, "table %d: %2d cards, top %s, needs %s\n", x, p.placed[x-1], top, rankOrNone(p.Need(x)))
+		cards := "cards"
+		if p.placed[x-1] == 1 {
+			cards = "card "
+		}
+		b = fmt.Appendf(b, "table %d: %2d %s, top %s, needs %s\n", x, p.placed[x-1], cards, top, rankOrNone(p.Need(x)))
 	}
 	for s := 0; s < p.rules.Stacks; s++ {
 		b = fmt.Appendf(b, "stack %c:", p.rules.StackName(s))

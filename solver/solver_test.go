@@ -295,3 +295,13 @@ func TestPlayReplayRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestPositionStringSingular(t *testing.T) {
+	p, err := NewPosition(Rules{Stacks: 3, Preplaced: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := p.String(); !strings.Contains(s, "table 1:  1 card , top A") || strings.Contains(s, "1 cards") {
+		t.Errorf("position with one card per table:\n%s", s)
+	}
+}
