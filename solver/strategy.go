@@ -394,7 +394,8 @@ func (p *Player) playOne(g *Game, c Chooser, res *Result) (panicked bool) {
 }
 
 func (p *Player) grow(n int) {
-	if cap(p.games) < n {
+	if len(p.spent) < n { // the direct path may have made games alone
+
 		p.games = make([]Game, n)
 		p.live = make([]int, 0, n)
 		p.reqs = make([]Request, 0, n)

@@ -208,3 +208,17 @@ func TestPlayPathsAgree(t *testing.T) {
 		}
 	}
 }
+
+func TestPlayerReusedAcrossPaths(t *testing.T) {
+	d, _ := ParseDeck(sortedRanks)
+	deals := []Deal{{Deck: &d}, {Deck: &d, Game: 1}}
+	res := make([]Result, 2)
+	var p Player
+	for _, sess := range []Session{&ChooserSession{C: trivial{}}, lockstep{&ChooserSession{C: trivial{}}}, &ChooserSession{C: trivial{}}} {
+		for _, n := range []int{1, 2} {
+			if err := p.Play(context.Background(), sess, Rules{Stacks: 3}, deals[:n], res[:n], PlayOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
