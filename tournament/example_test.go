@@ -51,15 +51,15 @@ func ExampleEvaluate() {
 	}
 	fmt.Printf("%d/%d won, %.1f cards placed on average\n", sum.Wins, sum.Games, sum.MeanPlaced)
 	// The per-deck records, in deck order whatever the number of workers.
-	_ = tournament.WriteJSONL(os.Stdout, results[:2])
+	id := tournament.RunID{Strategy: "table-first", Corpus: "example", CorpusSHA: "none", Rules: "4-preplaced"}
+	_ = tournament.WriteJSONL(os.Stdout, id, results[:1])
 	// Output:
 	// 0/200 won, 20.4 cards placed on average
-	// {"deck":0,"won":false,"placed":15}
-	// {"deck":1,"won":false,"placed":13}
+	// {"v":1,"strategy":"table-first","corpus":"example","corpus_sha256":"none","rules":"4-preplaced","deck":0,"won":false,"placed":15,"end":"stuck: the stock is empty and no stack top can move"}
 }
 
 func ExampleWilson() {
-	// Seed 003's figure: 16,720 wins in 30,000 games.
+	// Nanzaki & Shintani's figure: 16,720 wins in 30,000 games.
 	lo, hi := tournament.Wilson(16720, 30000, tournament.Z95)
 	fmt.Printf("55.73 %%, 95 %% CI [%.2f %%, %.2f %%]\n", 100*lo, 100*hi)
 	// Output:

@@ -40,3 +40,39 @@ func TestWriteFunc(t *testing.T) {
 		t.Errorf("mode %v (%v), want 0644", st.Mode().Perm(), err)
 	}
 }
+
+func TestCheckFileAndDir(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.txt")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		check func(string) error
+		path  string
+		ok    bool
+	}{
+		{"new file", CheckFile, filepath.Join(dir, "new.jsonl"), true},
+		{"existing file", CheckFile, file, true},
+		{"file is a directory", CheckFile, dir, false},
+		{"file in a missing directory", CheckFile, filepath.Join(dir, "nonexistent", "r.jsonl"), false},
+		{"new directory", CheckDir, filepath.Join(dir, "report"), true},
+		{"existing directory", CheckDir, dir, true},
+		{"directory is a file", CheckDir, file, false},
+		{"directory in a missing directory", CheckDir, filepath.Join(dir, "a", "b"), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.check(tc.path); (err == nil) != tc.ok {
+				t.Errorf("%s: error %v, want ok=%t", tc.path, err, tc.ok)
+			}
+		})
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != "f.txt" && e.Name() != "report" {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
