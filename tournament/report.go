@@ -77,29 +77,32 @@ func (ta *Tally) Report() Report {
 		row.CILow, row.CIHigh = Wilson(t.Wins, t.Games, Z95)
 		rep.Rows = append(rep.Rows, row)
 	}
-	for i, a := range ta.cells {
-		for j := i + 1; j < len(ta.cells); j++ {
-			b := ta.cells[j]
-			if a.Corpus != b.Corpus || a.Variant != b.Variant || a.Entrant == b.Entrant || !a.Applicable || !b.Applicable {
-				continue
+	// Pairs grouped by corpus and rules, strategies in the plan's order.
+	type group struct {
+		corpus  *Corpus
+		variant Variant
+	}
+	var groups []group
+	members := map[group][]int{}
+	seen := map[group]bool{}
+	for i, c := range ta.cells {
+		g := group{c.Corpus, c.Variant}
+		if !seen[g] {
+			seen[g] = true
+			groups = append(groups, g)
+		}
+		if c.Applicable {
+			members[g] = append(members[g], i)
+		}
+	}
+	for _, g := range groups {
+		m := members[g]
+		for x, i := range m {
+			for _, j := range m[x+1:] {
+				if p, ok := ta.pair(i, j); ok {
+					rep.Pairs = append(rep.Pairs, p)
+				}
 			}
-			xa, xb := &ta.tally[i], &ta.tally[j]
-			p := Pair{Corpus: a.Corpus.Name, Rules: a.Variant.Key(), A: a.Entrant.Name, B: b.Entrant.Name}
-			for w := range xa.Played {
-				both := xa.Played[w] & xb.Played[w]
-				wa, wb := xa.Won[w]&both, xb.Won[w]&both
-				p.Games += popcount(both)
-				p.Both += popcount(wa & wb)
-				p.OnlyA += popcount(wa &^ wb)
-				p.OnlyB += popcount(wb &^ wa)
-			}
-			if p.Games == 0 {
-				continue
-			}
-			p.Neither = p.Games - p.Both - p.OnlyA - p.OnlyB
-			p.Diff, p.DiffLo, p.DiffHi = PairedDiff(p.OnlyA, p.OnlyB, p.Games, Z95)
-			p.P = McNemarExact(p.OnlyA, p.OnlyB)
-			rep.Pairs = append(rep.Pairs, p)
 		}
 	}
 	ps := make([]float64, len(rep.Pairs))
@@ -117,6 +120,28 @@ func (ta *Tally) Report() Report {
 		}
 	}
 	return rep
+}
+
+// pair compares cells i and j on the decks both played.
+func (ta *Tally) pair(i, j int) (Pair, bool) {
+	a, b := ta.cells[i], ta.cells[j]
+	xa, xb := &ta.tally[i], &ta.tally[j]
+	p := Pair{Corpus: a.Corpus.Name, Rules: a.Variant.Key(), A: a.Entrant.Name, B: b.Entrant.Name}
+	for w := range xa.Played {
+		both := xa.Played[w] & xb.Played[w]
+		wa, wb := xa.Won[w]&both, xb.Won[w]&both
+		p.Games += popcount(both)
+		p.Both += popcount(wa & wb)
+		p.OnlyA += popcount(wa &^ wb)
+		p.OnlyB += popcount(wb &^ wa)
+	}
+	if p.Games == 0 {
+		return p, false
+	}
+	p.Neither = p.Games - p.Both - p.OnlyA - p.OnlyB
+	p.Diff, p.DiffLo, p.DiffHi = PairedDiff(p.OnlyA, p.OnlyB, p.Games, Z95)
+	p.P = McNemarExact(p.OnlyA, p.OnlyB)
+	return p, true
 }
 
 func popcount(w uint64) int { return Bitset{w}.Count() }

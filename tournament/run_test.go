@@ -225,8 +225,9 @@ func TestReportPairsAndHolm(t *testing.T) {
 	if len(rep.Rows) != 6 {
 		t.Fatalf("%d rows", len(rep.Rows))
 	}
-	// 3 pairs under 3-base, 1 under 4-preplaced (three cannot play it).
-	if len(rep.Pairs) != 4 {
+	// 3 pairs under 3-base, 1 under 4-preplaced (three cannot play it),
+	// each once.
+	if len(rep.Pairs) != 4 || rep.Pairs[3].Rules != "4-preplaced" {
 		t.Fatalf("%d pairs: %+v", len(rep.Pairs), rep.Pairs)
 	}
 	for _, p := range rep.Pairs {

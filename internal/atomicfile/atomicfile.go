@@ -68,7 +68,7 @@ func CheckFile(path string) error {
 
 // CheckDir reports, before any work is done, whether files could be written
 // in the directory dir: it is a directory that takes new files, or it does
-// not exist yet and its parent does (it is then created).
+// not exist yet and can be made (it is then created, with its parents).
 func CheckDir(dir string) error {
 	st, err := os.Stat(dir)
 	switch {
@@ -76,7 +76,7 @@ func CheckDir(dir string) error {
 		return fmt.Errorf("%s is a file, not a directory", dir)
 	case err == nil:
 	case os.IsNotExist(err):
-		if err := os.Mkdir(dir, 0o755); err != nil {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("cannot create directory %s: %w", dir, err)
 		}
 	default:

@@ -60,7 +60,8 @@ func TestCheckFileAndDir(t *testing.T) {
 		{"new directory", CheckDir, filepath.Join(dir, "report"), true},
 		{"existing directory", CheckDir, dir, true},
 		{"directory is a file", CheckDir, file, false},
-		{"directory in a missing directory", CheckDir, filepath.Join(dir, "a", "b"), false},
+		{"directories made", CheckDir, filepath.Join(dir, "a", "b"), true},
+		{"directory under a file", CheckDir, filepath.Join(file, "b"), false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,7 +72,7 @@ func TestCheckFileAndDir(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if e.Name() != "f.txt" && e.Name() != "report" {
+		if e.Name() != "f.txt" && e.Name() != "report" && e.Name() != "a" {
 			t.Errorf("left behind: %s", e.Name())
 		}
 	}
