@@ -30,6 +30,16 @@ type inputError struct{ err error }
 func (e inputError) Error() string { return e.err.Error() }
 func (e inputError) Unwrap() error { return e.err }
 
+// exitError ends calcsol with a status of its own (regress: 3 for a
+// regression, 4 for a stale baseline), after printing its message.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+func (e exitError) Unwrap() error { return e.err }
+
 // badInput wraps err as an input error (exit status 2).
 func badInput(format string, args ...any) error {
 	return inputError{fmt.Errorf(format, args...)}
@@ -129,6 +139,10 @@ func main() {
 	if err := rootCmd.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "calcsol:", err)
 		var ie inputError
+		var ee exitError
+		if errors.As(err, &ee) {
+			os.Exit(ee.code)
+		}
 		if errors.As(err, &ie) || isUsageError(err) {
 			os.Exit(2)
 		}

@@ -177,7 +177,7 @@ func runTournament(cmd *cobra.Command, args []string) error {
 		r.dir = out
 	}
 
-	ctx, stop := signal.NotifyContext(contextOf(cmd), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext(cmd)
 	defer stop()
 	var m tournament.Manifest
 	if r.resume {
@@ -216,6 +216,12 @@ func runTournament(cmd *cobra.Command, args []string) error {
 		m = r.t.Manifest(r.cfgSHA, r.shard, r.trace)
 	}
 	return r.play(ctx, m)
+}
+
+// signalContext is cmd's context, cancelled by Ctrl-C or SIGTERM, so that a
+// run stops cleanly with what is done.
+func signalContext(cmd *cobra.Command) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(contextOf(cmd), os.Interrupt, syscall.SIGTERM)
 }
 
 // contextOf is cmd's context, or the background.
