@@ -52,6 +52,7 @@ var rootCmd = &cobra.Command{
 reproducible deck corpora, and measures how well shuffles mix.
 
 Start with:
+  calcsol tournament           the shipped strategies × corpora × rules, compared deck by deck
   calcsol eval                 the priority strategy on the shipped 30,000-deck corpus
   calcsol play --deck ...      one game with its trace
   calcsol corpus --help        make and check deck corpora

@@ -241,7 +241,7 @@ func TestTournamentShardsMerge(t *testing.T) {
 }
 
 // docShardLines returns the command lines of docs/tournament.md that run a
-// shard: those starting with "calcsol tournament" and holding "--shard".
+// shard: "calcsol tournament … --shard $…" (a shard number from the environment).
 func docShardLines(t *testing.T) []string {
 	t.Helper()
 	b, err := os.ReadFile("../../docs/tournament.md")
@@ -251,7 +251,7 @@ func docShardLines(t *testing.T) []string {
 	var out []string
 	for _, l := range strings.Split(string(b), "\n") {
 		l = strings.TrimSpace(l)
-		if i := strings.Index(l, "calcsol tournament "); i >= 0 && strings.Contains(l, "--shard") {
+		if i := strings.Index(l, "calcsol tournament "); i >= 0 && strings.Contains(l, "--shard $") {
 			l = strings.TrimSuffix(strings.TrimSpace(l[i:]), `"`)
 			out = append(out, l)
 		}

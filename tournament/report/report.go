@@ -66,7 +66,7 @@ func Write(w io.Writer, rep tournament.Report, format string, opt Options) error
 		return cw.Error()
 	case "table", "markdown":
 		md := format == "markdown"
-		if err := table(w, md, rowHeader(opt), len(rep.Rows), func(i int) []string { return rowCells(rep.Rows[i], opt, false) }); err != nil {
+		if err := table(w, md, rowHeader(opt), 3, len(rep.Rows), func(i int) []string { return rowCells(rep.Rows[i], opt, false) }); err != nil {
 			return err
 		}
 		if len(rep.Pairs) > 0 {
@@ -74,7 +74,7 @@ func Write(w io.Writer, rep tournament.Report, format string, opt Options) error
 			if md {
 				fmt.Fprintln(w)
 			}
-			if err := table(w, md, pairHeader(), len(rep.Pairs), func(i int) []string { return pairCells(rep.Pairs[i], false) }); err != nil {
+			if err := table(w, md, pairHeader(), 4, len(rep.Pairs), func(i int) []string { return pairCells(rep.Pairs[i], false) }); err != nil {
 				return err
 			}
 		}
@@ -141,9 +141,17 @@ func g(x float64) string {
 	return strconv.FormatFloat(x, 'g', 3, 64)
 }
 
-// table renders rows with tablewriter: boxes, or Markdown.
-func table(w io.Writer, markdown bool, header []string, n int, row func(int) []string) error {
-	opts := []tablewriter.Option{tablewriter.WithHeaderAutoFormat(tw.Off)}
+// table renders rows with tablewriter: boxes, or Markdown; the first left
+// columns are aligned left (names), the others right (figures).
+func table(w io.Writer, markdown bool, header []string, left, n int, row func(int) []string) error {
+	align := make([]tw.Align, len(header))
+	for i := range align {
+		align[i] = tw.AlignRight
+		if i < left || i == len(header)-1 && header[i] == "winner" {
+			align[i] = tw.AlignLeft
+		}
+	}
+	opts := []tablewriter.Option{tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align})}
 	if markdown {
 		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
 	}
