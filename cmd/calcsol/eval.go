@@ -109,7 +109,7 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return badInput("%v", err)
 	}
-	ds, corpusName := corpus.Decks(), corpusArg
+	corpusName := corpusArg
 
 	variants := []solver.Rules{{Stacks: 3}, {Stacks: 3, Preplaced: true}, {Stacks: 4}, {Stacks: 4, Preplaced: true}}
 	if f.Changed("stacks") || f.Changed("preplaced") || jsonl || out != "" {
@@ -155,7 +155,8 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	var runID tournament.RunID
 	for i, row := range rows {
 		r := row.rules
-		sum, res, err := tournament.Evaluate(ctx, ds, r, entrants[i], tournament.Options{Workers: workers})
+		e := tournament.Entrant{Name: row.label, Spec: row.label, Strategy: entrants[i]}
+		sum, res, err := tournament.Single(ctx, e, corpus, tournament.Variant{Rules: r}, tournament.RunOptions{Workers: workers})
 		if err != nil {
 			return fmt.Errorf("eval %s: %w", r, err)
 		}
@@ -173,7 +174,7 @@ func runEval(cmd *cobra.Command, _ []string) error {
 			return err
 		}
 	}
-	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", corpusName, len(ds), workers)
+	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", corpusName, corpus.Len, workers)
 	fmt.Fprintf(summaryOut, "strategy %s\n", strategyLabels(rows))
 	if err := renderEval(summaryOut, rows); err != nil {
 		return err
