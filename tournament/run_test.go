@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -280,5 +281,48 @@ func TestVariantKeyRoundTrip(t *testing.T) {
 		if _, err := ParseVariant(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// slow takes 3 ms per decision.
+type slow struct{ greedy }
+
+func (s slow) Choose(p solver.View) (solver.Move, error) {
+	time.Sleep(3 * time.Millisecond)
+	return s.greedy.Choose(p)
+}
+
+// A rule variant's time budget applies to every strategy: a strategy over
+// it fails its games (recorded, counted as failures), one within it plays on.
+func TestRunBudget(t *testing.T) {
+	c, err := NewCorpus("tiny", testDecks(4, 9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tn, err := New(context.Background(), Plan{
+		Entrants: []Entrant{{Name: "slow", Strategy: fromChooser(func() solver.Chooser { return slow{} })}, {Name: "greedy", Strategy: newGreedy()}},
+		Corpora:  []*Corpus{c},
+		Variants: []Variant{{Rules: solver.Rules{Stacks: 3}, Budget: solver.Budget{Move: time.Millisecond}}},
+	}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	played := 0
+	for _, r := range collect(t, tn, RunOptions{Workers: 2}) {
+		over := strings.HasPrefix(r.End, "over the time budget: a move took")
+		if r.Strategy == "slow" && (!r.Failed || !over) {
+			t.Errorf("slow, deck %d: %+v; want failed over the budget", r.Deck, r)
+		}
+		if r.Rules != "3-base/move=1ms" {
+			t.Errorf("rules %q", r.Rules)
+		}
+		// A stalled machine may push even a greedy decision over 1 ms:
+		// one game played out is enough.
+		if r.Strategy == "greedy" && !r.Failed {
+			played++
+		}
+	}
+	if played == 0 {
+		t.Error("greedy failed every game")
 	}
 }

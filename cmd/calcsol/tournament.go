@@ -290,7 +290,7 @@ func (r *tournamentRun) play(ctx context.Context, m tournament.Manifest) error {
 	}
 	opt := tournament.RunOptions{Workers: r.workers, Shard: r.shard, Skip: skip, Trace: r.trace}
 	if isTerminal(os.Stderr) && r.stderr == io.Writer(os.Stderr) {
-		opt.Progress = progressPrinter(r.stderr, skip)
+		opt.Progress = progressPrinter(r.stderr, skip, time.Now)
 	}
 	err := r.t.Run(ctx, ta.Sink(sink), opt)
 	if opt.Progress != nil {
@@ -330,8 +330,8 @@ func isTerminal(f *os.File) bool {
 // progressPrinter shows games done, games/s and time left on w, one line
 // rewritten in place, from the third second on and at most 5 times a
 // second; done < 0 clears the line. It is the one place that draws progress.
-func progressPrinter(w io.Writer, skipped int) func(done, total int) {
-	start := time.Now()
+func progressPrinter(w io.Writer, skipped int, clock func() time.Time) func(done, total int) {
+	start := clock()
 	var last time.Time
 	shown := false
 	return func(done, total int) {
@@ -341,7 +341,7 @@ func progressPrinter(w io.Writer, skipped int) func(done, total int) {
 			}
 			return
 		}
-		now := time.Now()
+		now := clock()
 		if now.Sub(start) < 2*time.Second || now.Sub(last) < 200*time.Millisecond {
 			return
 		}

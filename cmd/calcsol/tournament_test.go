@@ -258,3 +258,61 @@ func docShardLines(t *testing.T) []string {
 	}
 	return out
 }
+
+// Progress appears from the third second on, at most 5 times a second, with
+// games done, games/s (of this run: resumed games aside) and time left.
+func TestProgressPrinter(t *testing.T) {
+	var b strings.Builder
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	p := progressPrinter(&b, 1000, clock)
+	for _, step := range []struct {
+		after time.Duration
+		done  int
+	}{{time.Second, 2000}, {time.Second, 3000}, {100 * time.Millisecond, 3100}, {900 * time.Millisecond, 4000}} {
+		now = now.Add(step.after)
+		p(step.done, 10000)
+	}
+	p(-1, 10000)
+	want := "\r\033[K3000/10000 games, 1000 games/s, 7s left" + "\r\033[K4000/10000 games, 1000 games/s, 6s left" + "\r\033[K"
+	if b.String() != want {
+		t.Errorf("progress %q, want %q", b.String(), want)
+	}
+}
+
+// Ctrl-C (SIGINT) stops a run cleanly: every record written is complete,
+// and the command says how many and how to resume.
+func TestTournamentInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays up to 240,000 games")
+	}
+	calcsol(t, "", "--help") // build the binary
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd := exec.Command(binPath, "tournament", "testdata/tournament/big.yaml", "--workers", "1", "--out", dir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(dir, "results.jsonl")
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
+		if b, _ := os.ReadFile(results); bytes.Count(b, []byte("\n")) > 1000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no records in a minute")
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("exit %v, want 1", err)
+	}
+	b, _ := os.ReadFile(results)
+	n := bytes.Count(b, []byte("\n"))
+	want := "calcsol: interrupted: " + strconv.Itoa(n) + " of 240000 games recorded in " + dir + "; continue with: calcsol tournament --resume " + dir + "\n"
+	if stderr.String() != want || !bytes.HasSuffix(b, []byte("}\n")) {
+		t.Errorf("stderr %q, want %q; last line complete: %t", stderr.String(), want, bytes.HasSuffix(b, []byte("}\n")))
+	}
+}
