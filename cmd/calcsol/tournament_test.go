@@ -31,6 +31,20 @@ func TestTournamentGolden(t *testing.T) {
 			goldenFile(t, filepath.Join(tournamentGolden, "small."+format+".golden"), out)
 		})
 	}
+	// The report directory's chart and summary (the program line masked:
+	// it names the Go version).
+	dir := t.TempDir()
+	if _, errOut, code := calcsol(t, "", "tournament", smallTournament, "--out", dir); code != 0 {
+		t.Fatalf("--out: exit %d, %s", code, errOut)
+	}
+	png, err := os.ReadFile(filepath.Join(dir, "rates.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldenFile(t, filepath.Join(tournamentGolden, "rates.golden.png"), string(png))
+	md := regexp.MustCompile(`(?m)^Program: .*\.`).ReplaceAllString(readStripped(t, filepath.Join(dir, "summary.md")), "Program: (masked).")
+	goldenFile(t, filepath.Join(tournamentGolden, "summary.golden.md"), md)
+
 	// JSON rows carry at least these fields.
 	out, _, _ := calcsol(t, "", "tournament", smallTournament, "--format", "json")
 	var rep struct{ Rows []map[string]any }
