@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"bufio"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/calcsol/calcsol/internal/atomicfile"
 )
@@ -66,26 +68,38 @@ type ManifestCell struct {
 	NotApplicable string `json:"not_applicable,omitempty"`
 }
 
-// ProgramVersion names the running program: its module version and, when the
-// build recorded them, the VCS revision; and the Go version.
-func ProgramVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "calcsol (unknown build)"
-	}
-	v := "calcsol " + bi.Main.Version
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			v += " " + s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				v += "+modified"
+// ProgramVersion names the running program: its module version, the VCS
+// revision when the build recorded one, the Go version, and the SHA-256 of
+// the executable, so that two builds of different code never pass for the
+// same program (Go builds are reproducible: the same code and toolchain
+// give the same executable on every machine).
+var ProgramVersion = sync.OnceValue(func() string {
+	v := "calcsol"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v += " " + bi.Main.Version
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				v += " " + s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					v += "+modified"
+				}
 			}
 		}
+		v += " " + bi.GoVersion
 	}
-	return v + " " + bi.GoVersion
-}
+	if exe, err := os.Executable(); err == nil {
+		if f, err := os.Open(exe); err == nil {
+			h := sha256.New()
+			if _, err := io.Copy(h, f); err == nil {
+				v += fmt.Sprintf(" exe:%.16x", h.Sum(nil))
+			}
+			f.Close()
+		}
+	}
+	return v
+})
 
 // Manifest describes the tournament as run with seed, shard and config hash.
 func (t *Tournament) Manifest(configSHA string, shard Shard, trace bool) Manifest {
