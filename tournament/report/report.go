@@ -52,21 +52,32 @@ func Write(w io.Writer, rep tournament.Report, format string, opt Options) error
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	case "csv":
+		// The CSV columns are the JSON fields: raw fractions, one value each.
 		cw := csv.NewWriter(w)
-		_ = cw.Write(rowHeader(opt))
+		h := []string{"strategy", "corpus", "corpus_sha256", "rules", "applicable", "wins", "games", "failures", "rate", "ci_low", "ci_high", "mean_placed"}
+		if opt.Timing {
+			h = append(h, "ms_per_game")
+		}
+		_ = cw.Write(h)
 		for _, r := range rep.Rows {
-			_ = cw.Write(rowCells(r, opt, true))
+			c := []string{r.Strategy, r.Corpus, r.CorpusSHA, r.Rules, strconv.FormatBool(r.Applicable), strconv.Itoa(r.Wins), strconv.Itoa(r.Games),
+				strconv.Itoa(r.Failures), f(r.Rate, 6), f(r.CILow, 6), f(r.CIHigh, 6), f(r.MeanPlaced, 4)}
+			if opt.Timing {
+				c = append(c, f(r.MsPerGame, 4))
+			}
+			_ = cw.Write(c)
 		}
 		_ = cw.Write(nil)
-		_ = cw.Write(pairHeader())
+		_ = cw.Write([]string{"corpus", "rules", "a", "b", "games", "both", "only_a", "only_b", "neither", "diff", "diff_low", "diff_high", "p", "p_holm", "winner"})
 		for _, p := range rep.Pairs {
-			_ = cw.Write(pairCells(p, true))
+			_ = cw.Write([]string{p.Corpus, p.Rules, p.A, p.B, strconv.Itoa(p.Games), strconv.Itoa(p.Both), strconv.Itoa(p.OnlyA), strconv.Itoa(p.OnlyB),
+				strconv.Itoa(p.Neither), f(p.Diff, 6), f(p.DiffLo, 6), f(p.DiffHi, 6), strconv.FormatFloat(p.P, 'g', -1, 64), strconv.FormatFloat(p.PHolm, 'g', -1, 64), p.Winner})
 		}
 		cw.Flush()
 		return cw.Error()
 	case "table", "markdown":
 		md := format == "markdown"
-		if err := table(w, md, rowHeader(opt), 3, len(rep.Rows), func(i int) []string { return rowCells(rep.Rows[i], opt, false) }); err != nil {
+		if err := table(w, md, rowHeader(opt), 3, len(rep.Rows), func(i int) []string { return rowCells(rep.Rows[i], opt) }); err != nil {
 			return err
 		}
 		if len(rep.Pairs) > 0 {
@@ -74,7 +85,7 @@ func Write(w io.Writer, rep tournament.Report, format string, opt Options) error
 			if md {
 				fmt.Fprintln(w)
 			}
-			if err := table(w, md, pairHeader(), 4, len(rep.Pairs), func(i int) []string { return pairCells(rep.Pairs[i], false) }); err != nil {
+			if err := table(w, md, pairHeader(), 4, len(rep.Pairs), func(i int) []string { return pairCells(rep.Pairs[i]) }); err != nil {
 				return err
 			}
 		}
@@ -91,23 +102,16 @@ func rowHeader(opt Options) []string {
 	return h
 }
 
-func rowCells(r tournament.Row, opt Options, raw bool) []string {
+func rowCells(r tournament.Row, opt Options) []string {
 	if !r.Applicable {
 		c := []string{r.Strategy, r.Corpus, r.Rules, "", "", "n/a", "not applicable", "", ""}
-		if raw {
-			c[6] = r.NotApp
-		}
 		if opt.Timing {
 			c = append(c, "")
 		}
 		return c
 	}
-	c := []string{r.Strategy, r.Corpus, r.Rules, strconv.Itoa(r.Wins), strconv.Itoa(r.Games)}
-	if raw {
-		c = append(c, f(r.Rate, 6), f(r.CILow, 6)+" "+f(r.CIHigh, 6), f(r.MeanPlaced, 4))
-	} else {
-		c = append(c, f(100*r.Rate, 2), "["+f(100*r.CILow, 2)+", "+f(100*r.CIHigh, 2)+"]", f(r.MeanPlaced, 2))
-	}
+	c := []string{r.Strategy, r.Corpus, r.Rules, strconv.Itoa(r.Wins), strconv.Itoa(r.Games),
+		f(100*r.Rate, 2), "[" + f(100*r.CILow, 2) + ", " + f(100*r.CIHigh, 2) + "]", f(r.MeanPlaced, 2)}
 	c = append(c, strconv.Itoa(r.Failures))
 	if opt.Timing {
 		c = append(c, f(r.MsPerGame, 4))
@@ -119,14 +123,11 @@ func pairHeader() []string {
 	return []string{"corpus", "rules", "A", "B", "decks", "both", "only A", "only B", "neither", "A − B (points)", "95 % CI", "p", "p (Holm)", "winner"}
 }
 
-func pairCells(p tournament.Pair, raw bool) []string {
+func pairCells(p tournament.Pair) []string {
 	c := []string{p.Corpus, p.Rules, p.A, p.B, strconv.Itoa(p.Games), strconv.Itoa(p.Both), strconv.Itoa(p.OnlyA), strconv.Itoa(p.OnlyB), strconv.Itoa(p.Neither)}
 	winner := ""
 	if p.Winner != "" {
 		winner = p.Winner + " *"
-	}
-	if raw {
-		return append(c, f(p.Diff, 6), f(p.DiffLo, 6)+" "+f(p.DiffHi, 6), g(p.P), g(p.PHolm), p.Winner)
 	}
 	return append(c, fmt.Sprintf("%+.2f", 100*p.Diff), fmt.Sprintf("[%+.2f, %+.2f]", 100*p.DiffLo, 100*p.DiffHi), g(p.P), g(p.PHolm), winner)
 }
