@@ -5,11 +5,13 @@ package configs
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"embed"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -57,7 +59,7 @@ func LoadPriority(nameOrPath string) (*strategies.Table, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ParsePriority(data, nameOrPath)
+		return parseFileTable(data, nameOrPath)
 	}
 	if !strings.ContainsAny(nameOrPath, "/\\") && !strings.HasSuffix(nameOrPath, ".yaml") && !strings.HasSuffix(nameOrPath, ".yml") {
 		data, err := priorityFS.ReadFile(path.Join("priority", nameOrPath+".yaml"))
@@ -70,7 +72,33 @@ func LoadPriority(nameOrPath string) (*strategies.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParsePriority(data, nameOrPath)
+	return parseFileTable(data, nameOrPath)
+}
+
+// parseFileTable reads a table from a file. A file that calls itself by a
+// shipped table's name (a copy made with 'calcsol table show > mine.yaml')
+// but plays differently is renamed after the file and its content,
+// "mine@1a2b3c4d", so that reports never label an edited table as the
+// shipped one.
+func parseFileTable(data []byte, file string) (*strategies.Table, error) {
+	t, err := ParsePriority(data, file)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(PriorityNames(), t.Name) {
+		return t, nil
+	}
+	shipped, err := LoadPriority(t.Name)
+	if err != nil {
+		return nil, err
+	}
+	mine := FormatPriority(t, "")
+	if bytes.Equal(mine, FormatPriority(shipped, "")) {
+		return t, nil
+	}
+	sum := sha256.Sum256(mine)
+	t.Name = fmt.Sprintf("%s@%x", strings.TrimSuffix(path.Base(file), path.Ext(file)), sum[:4])
+	return t, nil
 }
 
 // ParsePriority reads a priority table from YAML; file names it in errors.

@@ -236,3 +236,36 @@ func TestLoadPriorityFileWinsOverName(t *testing.T) {
 		t.Errorf("loaded %q, want the file in the working directory (mine)", tab.Name)
 	}
 }
+
+// A copy of a shipped table keeps its name while it plays the same; once
+// edited it is named after its file and its content, never as the paper's.
+func TestEditedCopyIsRenamed(t *testing.T) {
+	shipped, err := LoadPriority(DefaultPriority)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	copyFile := filepath.Join(dir, "copy.yaml")
+	if err := os.WriteFile(copyFile, FormatPriority(shipped, "a copy"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edited := *shipped
+	edited.Ops[solver.NumRanks] = edited.Ops[solver.NumRanks][:1]
+	mineFile := filepath.Join(dir, "mine.yaml")
+	if err := os.WriteFile(mineFile, FormatPriority(&edited, "edited"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ file, wantPrefix string }{
+		{copyFile, "nanzaki-shintani"},
+		{mineFile, "mine@"},
+	}
+	for _, tc := range tests {
+		got, err := LoadPriority(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(got.Name, tc.wantPrefix) || (tc.wantPrefix == "nanzaki-shintani" && got.Name != DefaultPriority) {
+			t.Errorf("%s: name %q, want %q…", filepath.Base(tc.file), got.Name, tc.wantPrefix)
+		}
+	}
+}

@@ -1,11 +1,15 @@
-// Package tournament scores strategies: it plays a corpus of decks with a
-// strategy, in parallel, and summarises the outcome with the statistics a
-// comparison needs (a Wilson interval for one success rate, McNemar's test for
-// two strategies played on the same decks).
+// Package tournament plays strategies against each other: a plan (entrants
+// × corpora by checksum × rule variants) runs in parallel and streams one
+// versioned record per game, in a fixed order, to a sink (results.jsonl), so
+// that runs can be resumed, sharded, merged and compared safely; a tally
+// turns records into a report (Wilson intervals, paired differences, exact
+// McNemar tests with Holm's correction); baselines record the decks each
+// strategy won and Regress checks a later build against them. Evaluate plays
+// one strategy on decks in memory.
 //
-// It depends only on solver and the standard library (plus gonum for
-// distributions); rendering tables and reading flags belong to cmd/calcsol
-// (docs/eval.md).
+// It depends on solver, the deck packages (in corpus.go only) and the
+// standard library (plus gonum for distributions); rendering belongs to
+// tournament/report and flags to cmd/calcsol (docs/tournament.md).
 package tournament
 
 import (

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 
+	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
 )
@@ -51,15 +52,15 @@ func ExampleEvaluate() {
 	}
 	fmt.Printf("%d/%d won, %.1f cards placed on average\n", sum.Wins, sum.Games, sum.MeanPlaced)
 	// The per-deck records, in deck order whatever the number of workers.
-	_ = tournament.WriteJSONL(os.Stdout, results[:2])
+	id := tournament.RunID{Strategy: "table-first", Corpus: "example", CorpusSHA: "none", Rules: "4-preplaced"}
+	_ = tournament.WriteJSONL(os.Stdout, id, results[:1])
 	// Output:
 	// 0/200 won, 20.4 cards placed on average
-	// {"deck":0,"won":false,"placed":15}
-	// {"deck":1,"won":false,"placed":13}
+	// {"v":1,"strategy":"table-first","corpus":"example","corpus_sha256":"none","rules":"4-preplaced","deck":0,"won":false,"placed":15,"end":"stuck: the stock is empty and no stack top can move"}
 }
 
 func ExampleWilson() {
-	// Seed 003's figure: 16,720 wins in 30,000 games.
+	// Nanzaki & Shintani's figure: 16,720 wins in 30,000 games.
 	lo, hi := tournament.Wilson(16720, 30000, tournament.Z95)
 	fmt.Printf("55.73 %%, 95 %% CI [%.2f %%, %.2f %%]\n", 100*lo, 100*hi)
 	// Output:
@@ -79,4 +80,54 @@ func ExampleMcNemar() {
 	fmt.Printf("only A won %d, only B won %d, p = %.3f\n", onlyA, onlyB, p)
 	// Output:
 	// only A won 2, only B won 0, p = 0.500
+}
+
+// A tournament: two strategies on the shipped 1,000-deck corpus with 4
+// stacks and A 2 3 4 pre-placed, records streamed to a sink (here: counted),
+// then the report with the paired comparison.
+func ExampleTournament_Run() {
+	ctx := context.Background()
+	corpus, err := tournament.LoadCorpus("uniform-1000", "uniform-1000")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	first := solver.FromChooser(solver.Info{Name: "table-first"}, func(solver.Rules) (solver.Chooser, error) { return tableFirst{}, nil })
+	greedy, err := configs.Strategies().BuildSpec("greedy")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	plan := tournament.Plan{
+		Entrants: []tournament.Entrant{{Name: "table-first", Strategy: first}, {Name: "greedy", Strategy: greedy}},
+		Corpora:  []*tournament.Corpus{corpus},
+		Variants: []tournament.Variant{{Rules: solver.Rules{Stacks: 4, Preplaced: true}}},
+	}
+	t, err := tournament.New(ctx, plan, 1)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ta := t.NewTally()
+	records := 0
+	err = t.Run(ctx, ta.Sink(tournament.SinkFunc(func(recs []tournament.Record) error {
+		records += len(recs) // a real sink appends them to results.jsonl
+		return nil
+	})), tournament.RunOptions{Workers: 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rep := ta.Report()
+	fmt.Println(records, "records")
+	for _, r := range rep.Rows {
+		fmt.Printf("%s: %d/%d won\n", r.Strategy, r.Wins, r.Games)
+	}
+	p := rep.Pairs[0]
+	fmt.Printf("%s vs %s: only A %d, only B %d, p = %.2g, winner %q\n", p.A, p.B, p.OnlyA, p.OnlyB, p.PHolm, p.Winner)
+	// Output:
+	// 2000 records
+	// table-first: 0/1000 won
+	// greedy: 28/1000 won
+	// table-first vs greedy: only A 0, only B 28, p = 7.5e-09, winner "greedy"
 }

@@ -8,28 +8,33 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+var testID = RunID{Strategy: "greedy", Corpus: "small", CorpusSHA: "abc", Rules: "3-base"}
+
 func TestWriteJSONL(t *testing.T) {
 	res := []DeckResult{
-		{Deck: 0, Won: true, Placed: 52},
-		{Deck: 1, Placed: 37},
+		{Deck: 0, Won: true, Placed: 52, Reason: "won"},
+		{Deck: 1, Placed: 37, Reason: "stuck"},
 		{Deck: 2, Placed: 3, Failed: true, Reason: `strategy panicked: "<x>"`},
 		{Deck: 3, Placed: 0, Failed: true},
 	}
 	var b bytes.Buffer
-	if err := WriteJSONL(&b, res); err != nil {
+	if err := WriteJSONL(&b, testID, res); err != nil {
 		t.Fatal(err)
 	}
-	want := `{"deck":0,"won":true,"placed":52}
-{"deck":1,"won":false,"placed":37}
-{"deck":2,"won":false,"placed":3,"reason":"strategy panicked: \"<x>\""}
-{"deck":3,"won":false,"placed":0,"reason":"failed"}
+	want := `{"v":1,"strategy":"greedy","corpus":"small","corpus_sha256":"abc","rules":"3-base","deck":0,"won":true,"placed":52,"end":"won"}
+{"v":1,"strategy":"greedy","corpus":"small","corpus_sha256":"abc","rules":"3-base","deck":1,"won":false,"placed":37,"end":"stuck"}
+{"v":1,"strategy":"greedy","corpus":"small","corpus_sha256":"abc","rules":"3-base","deck":2,"won":false,"placed":3,"failed":true,"end":"strategy panicked: \"\u003cx\u003e\""}
+{"v":1,"strategy":"greedy","corpus":"small","corpus_sha256":"abc","rules":"3-base","deck":3,"won":false,"placed":0,"failed":true,"end":"failed"}
 `
 	if diff := cmp.Diff(want, b.String()); diff != "" {
 		t.Fatalf("(-want +got):\n%s", diff)
 	}
-	got, err := ReadJSONL(&b)
+	id, got, err := ReadJSONL(&b)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if id != testID {
+		t.Errorf("id %+v, want %+v", id, testID)
 	}
 	res[3].Reason = "failed"
 	if diff := cmp.Diff(res, got); diff != "" {
@@ -38,25 +43,28 @@ func TestWriteJSONL(t *testing.T) {
 }
 
 func TestReadJSONLErrors(t *testing.T) {
+	rec := func(fields string) string {
+		return `{"v":1,"strategy":"s","corpus":"c","corpus_sha256":"x","rules":"3-base",` + fields + "}\n"
+	}
 	tests := []struct {
 		name, in, want string
 	}{
-		{"order", "{\"deck\":0,\"won\":false,\"placed\":1}\n{\"deck\":2,\"won\":false,\"placed\":1}\n", "results line 2: deck 2, want 1"},
-		{"missing won", `{"deck":0,"placed":1}`, `results line 1: no "won"`},
-		{"missing deck", `{"won":false,"placed":1}`, `results line 1: no "deck"`},
-		{"missing placed", `{"deck":0,"won":false}`, `results line 1: no "placed"`},
-		{"unknown field", `{"deck":0,"won":false,"placed":1,"x":2}`, `results line 1: json: unknown field "x"`},
-		{"placed range", `{"deck":0,"won":false,"placed":53}`, "results line 1: placed 53; want 0..52"},
-		{"won without 52", `{"deck":0,"won":true,"placed":51}`, "results line 1: won is true with 51 cards placed"},
-		{"52 without won", `{"deck":0,"won":false,"placed":52}`, "results line 1: won is false with 52 cards placed"},
-		{"empty reason", `{"deck":0,"won":false,"placed":5,"reason":""}`, `results line 1: empty "reason"`},
-		{"two records", `{"deck":0,"won":false,"placed":5} {"deck":1,"won":false,"placed":5}`, "results line 1: more than one record"},
-		{"not json", "\n\ndeck 0", "results line 3: invalid character"},
-		{"wrong type", `{"deck":"0","won":false,"placed":5}`, "results line 1: json: cannot unmarshal string"},
+		{"order", rec(`"deck":0,"won":false,"placed":1`) + rec(`"deck":2,"won":false,"placed":1`), "results line 2: deck 2, want 1"},
+		{"missing won", rec(`"deck":0,"placed":1`), `results line 1: want "deck", "won" and "placed"`},
+		{"old format", `{"deck":0,"won":false,"placed":1}` + "\n", `results line 1: no "v" (format version)`},
+		{"other version", `{"v":2,"deck":0,"won":false,"placed":1}` + "\n", `results line 1: record format version 2`},
+		{"no corpus", `{"v":1,"strategy":"s","rules":"3-base","deck":0,"won":false,"placed":1}` + "\n", `results line 1: want "strategy", "corpus"`},
+		{"unknown field", rec(`"deck":0,"won":false,"placed":1,"x":2`), `results line 1: json: unknown field "x"`},
+		{"placed range", rec(`"deck":0,"won":false,"placed":53`), "results line 1: placed 53; want 0..52"},
+		{"won without 52", rec(`"deck":0,"won":true,"placed":51`), "results line 1: won is true with 51 cards placed"},
+		{"two runs", rec(`"deck":0,"won":false,"placed":1`) + strings.Replace(rec(`"deck":1,"won":false,"placed":1`), `"x"`, `"y"`, 1), "results line 2: a record of s on c under 3-base among"},
+		{"not json", "\n\ndeck 0\n", "results line 3: invalid character"},
+		{"empty", "", "no records"},
+		{"torn last line", rec(`"deck":0,"won":false,"placed":1`) + `{"v":1,"strat`, "results line 2: incomplete last line"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ReadJSONL(strings.NewReader(tc.in))
+			_, _, err := ReadJSONL(strings.NewReader(tc.in))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
@@ -64,38 +72,43 @@ func TestReadJSONLErrors(t *testing.T) {
 	}
 }
 
-func TestReadJSONLBlankLines(t *testing.T) {
-	in := "\n{\"deck\":0,\"won\":false,\"placed\":4}\r\n\n  {\"deck\":1,\"won\":true,\"placed\":52}  \n"
-	got, err := ReadJSONL(strings.NewReader(in))
-	if err != nil {
-		t.Fatal(err)
+func TestRunIDPaired(t *testing.T) {
+	other := testID
+	other.CorpusSHA = "def"
+	if err := testID.Paired(other); err == nil || !strings.Contains(err.Error(), "different corpora") {
+		t.Errorf("different corpora: %v", err)
 	}
-	want := []DeckResult{{Deck: 0, Placed: 4}, {Deck: 1, Won: true, Placed: 52}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
+	other = testID
+	other.Rules = "4-base"
+	if err := testID.Paired(other); err == nil || !strings.Contains(err.Error(), "different rules (3-base; 4-base)") {
+		t.Errorf("different rules: %v", err)
+	}
+	other = testID
+	other.Strategy = "random"
+	if err := testID.Paired(other); err != nil {
+		t.Errorf("two strategies on the same decks: %v", err)
 	}
 }
 
 // FuzzReadJSONL checks that whatever ReadJSONL accepts, WriteJSONL writes back
 // in a form that reads to the same results (parse → write → parse).
 func FuzzReadJSONL(f *testing.F) {
-	f.Add("{\"deck\":0,\"won\":true,\"placed\":52}\n{\"deck\":1,\"won\":false,\"placed\":3,\"reason\":\"boom\"}\n")
-	f.Add(`{"deck":0,"won":false,"placed":0}`)
-	f.Add("{\"deck\":0,\"won\":false,\"placed\":1,\"reason\":\"\\u2028<&>\"}\n\n")
+	f.Add(`{"v":1,"strategy":"s","corpus":"c","corpus_sha256":"x","rules":"3-base","deck":0,"won":true,"placed":52}` + "\n")
+	f.Add(`{"v":1,"strategy":"s<&>","corpus":"c","corpus_sha256":"x","rules":"3-base","deck":0,"won":false,"placed":3,"failed":true,"end":"\u2028"}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		res, err := ReadJSONL(strings.NewReader(in))
+		id, res, err := ReadJSONL(strings.NewReader(in))
 		if err != nil {
 			return
 		}
 		var b bytes.Buffer
-		if err := WriteJSONL(&b, res); err != nil {
+		if err := WriteJSONL(&b, id, res); err != nil {
 			t.Fatal(err)
 		}
-		again, err := ReadJSONL(&b)
+		id2, again, err := ReadJSONL(&b)
 		if err != nil {
 			t.Fatalf("re-reading %q: %v", b.String(), err)
 		}
-		if diff := cmp.Diff(res, again); diff != "" {
+		if diff := cmp.Diff(res, again); diff != "" || id != id2 {
 			t.Fatalf("round trip (-first +second):\n%s", diff)
 		}
 	})

@@ -116,7 +116,7 @@ func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 	}
 	if out != "-" {
 		// Before generating: a missing or read-only directory is bad input.
-		if err := atomicfile.CheckDir(out, ""); err != nil {
+		if err := atomicfile.CheckPrefix(out, ""); err != nil {
 			return badInput("--out %s: %w", out, err)
 		}
 	}

@@ -3,10 +3,8 @@ package main
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"runtime"
 	"slices"
@@ -18,15 +16,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/calcsol/calcsol/decks/corpora"
-	"github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
 )
 
-// Seed 003's figure (Nanzaki & Shintani, Table 1, 3 stacks, tables starting
+// Nanzaki & Shintani's figure (their Table 1, 3 stacks, tables starting
 // empty): 16,720 wins of 30,000 decks. It is shown beside the measured 3-stack
-// base row for comparison, never as a result (SPEC §3).
+// base row for comparison, never as a result.
 const (
 	refWins  = 16720
 	refGames = 30000
@@ -43,24 +40,26 @@ as losses) and the speed in games per second.
 
 With neither --stacks nor --preplaced the strategy is scored on the four
 variants {3, 4 stacks} × {base, preplaced} and one table compares them; the
-3-stack base row shows beside it the figure seed 003 (Nanzaki & Shintani)
-reports for its Table 1: 16,720 of 30,000 decks, 55.73 %. That column is the
+3-stack base row shows beside it the figure Nanzaki & Shintani report for
+their Table 1: 16,720 of 30,000 decks, 55.73 %. That column is the
 literature's figure on the authors' own decks, not a result of this run.
 With --stacks or --preplaced only that variant is played (3 stacks unless
 --stacks says otherwise).
 
---corpus is a corpus file (SPEC §9: one deck per line, cards like "AS 0H KC …"
+--corpus is a corpus file (one deck per line, cards like "AS 0H KC …"
 or 52 rank characters like "603K0443…", '#' metadata lines) or the name of a
 corpus built into calcsol (` + strings.Join(corpora.Names(), ", ") + `); an existing file wins
 over a name.
 
---jsonl writes one record per deck, in corpus order (0-based deck index):
-  {"deck":0,"won":true,"placed":52}
-  {"deck":1,"won":false,"placed":37}
-plus "reason" for a game the strategy failed. The records go to standard
+--jsonl writes one record per deck, in corpus order (0-based deck index), in
+the tournament's record format (docs/tournament.md): the strategy, the corpus
+and its checksum, the rules, the outcome and how the game ended:
+  {"v":1,"strategy":"priority/nanzaki-shintani","corpus":"uniform-1000","corpus_sha256":"36cb…","rules":"3-base","deck":0,"won":false,"placed":17,"end":"…"}
+The records go to standard
 output and the summary to standard error, or, with --out FILE, the records to
-FILE (written to a temporary file and renamed) and the summary to standard
-output. --jsonl and --out play one variant. Compare two such runs deck by deck
+FILE (written to a temporary file and renamed; the path is checked before
+any game is played) and the summary to standard output. --jsonl and --out
+play one variant. Compare two such runs deck by deck
 with 'calcsol eval compare' (McNemar's test). See docs/eval.md.`,
 		Example: `  calcsol eval
   calcsol eval --corpus uniform-1000 --stacks 4
@@ -101,10 +100,16 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	if workers < 1 {
 		return badInput("--workers %d: want at least 1", workers)
 	}
-	ds, corpusName, err := loadEvalCorpus(corpusArg)
-	if err != nil {
-		return err
+	if out != "" {
+		if err := atomicfile.CheckFile(out); err != nil {
+			return badInput("--out: %v", err)
+		}
 	}
+	corpus, err := tournament.LoadCorpus(corpusArg, corpusArg)
+	if err != nil {
+		return badInput("%v", err)
+	}
+	corpusName := corpusArg
 
 	variants := []solver.Rules{{Stacks: 3}, {Stacks: 3, Preplaced: true}, {Stacks: 4}, {Stacks: 4, Preplaced: true}}
 	if f.Changed("stacks") || f.Changed("preplaced") || jsonl || out != "" {
@@ -147,26 +152,29 @@ func runEval(cmd *cobra.Command, _ []string) error {
 		ctx = context.Background()
 	}
 	var results []tournament.DeckResult
+	var runID tournament.RunID
 	for i, row := range rows {
 		r := row.rules
-		sum, res, err := tournament.Evaluate(ctx, ds, r, entrants[i], tournament.Options{Workers: workers})
+		e := tournament.Entrant{Name: row.label, Spec: row.label, Strategy: entrants[i]}
+		sum, res, err := tournament.Single(ctx, e, corpus, tournament.Variant{Rules: r}, tournament.RunOptions{Workers: workers})
 		if err != nil {
 			return fmt.Errorf("eval %s: %w", r, err)
 		}
 		rows[i].sum, results = sum, res
+		runID = tournament.RunID{Strategy: row.label, Corpus: corpusName, CorpusSHA: corpus.Checksum, Rules: tournament.Variant{Rules: r}.Key()}
 		rows[i].endings = tournament.Endings(res)
 	}
 
 	if out != "" {
-		if err := atomicfile.WriteFunc(out, func(w io.Writer) error { return tournament.WriteJSONL(w, results) }); err != nil {
+		if err := atomicfile.WriteFunc(out, func(w io.Writer) error { return tournament.WriteJSONL(w, runID, results) }); err != nil {
 			return err
 		}
 	} else if jsonl {
-		if err := tournament.WriteJSONL(cmd.OutOrStdout(), results); err != nil {
+		if err := tournament.WriteJSONL(cmd.OutOrStdout(), runID, results); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", corpusName, len(ds), workers)
+	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", corpusName, corpus.Len, workers)
 	fmt.Fprintf(summaryOut, "strategy %s\n", strategyLabels(rows))
 	if err := renderEval(summaryOut, rows); err != nil {
 		return err
@@ -183,37 +191,6 @@ func runEval(cmd *cobra.Command, _ []string) error {
 		fmt.Fprintf(summaryOut, "per-deck records: %s\n", out)
 	}
 	return nil
-}
-
-// loadEvalCorpus reads the corpus named by --corpus: a file if one exists at
-// that path, else a built-in corpus.
-func loadEvalCorpus(arg string) ([]solver.Deck, string, error) {
-	var r io.Reader
-	fh, err := os.Open(arg)
-	switch {
-	case err == nil:
-		defer fh.Close()
-		if st, err := fh.Stat(); err == nil && st.IsDir() {
-			return nil, "", badInput("corpus %s: a directory, not a corpus file", arg)
-		}
-		r = fh
-	case errors.Is(err, fs.ErrNotExist) && slices.Contains(corpora.Names(), strings.TrimSuffix(arg, ".txt")):
-		if r, err = corpora.Open(arg); err != nil {
-			return nil, "", badInput("corpus %s: %v", arg, err)
-		}
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, "", badInput("corpus %s: no such file, and no built-in corpus of that name (have %s)", arg, strings.Join(corpora.Names(), ", "))
-	default:
-		return nil, "", badInput("corpus: %v", err)
-	}
-	ds, err := corpus.ReadCalculationDecks(r, arg)
-	if err != nil {
-		return nil, "", badInput("corpus %v", err)
-	}
-	if len(ds) == 0 {
-		return nil, "", badInput("corpus %s: no decks", arg)
-	}
-	return ds, arg, nil
 }
 
 // strategyLabels names the strategy of the rows: its label, or, when the
@@ -290,7 +267,7 @@ func renderEval(w io.Writer, rows []evalRow) error {
 		if ref != nil {
 			lit := ""
 			if ref == &rows[i] {
-				lit = fmt.Sprintf("%.2f %% (seed 003)", 100*float64(refWins)/refGames)
+				lit = fmt.Sprintf("%.2f %% (Nanzaki & Shintani)", 100*float64(refWins)/refGames)
 			}
 			row = append(row, lit)
 		}
@@ -307,7 +284,7 @@ func renderEval(w io.Writer, rows []evalRow) error {
 		if refRate < ref.sum.Lo || refRate > ref.sum.Hi {
 			where = "outside"
 		}
-		fmt.Fprintf(w, "literature: the paper's figure, not measured here. Seed 003 (Nanzaki & Shintani) report\n"+
+		fmt.Fprintf(w, "literature: the paper's figure, not measured here. Nanzaki & Shintani report\n"+
 			"%d wins of %d decks (%.2f %%) with their Table 1, 3 stacks, tables starting empty, on\n"+
 			"their own decks. It lies %s the 95 %% CI measured above for 3 stacks, base (%s).\n",
 			refWins, refGames, 100*refRate, where, ref.label)
@@ -320,7 +297,8 @@ func newEvalCompareCmd() *cobra.Command {
 		Use:   "compare A.jsonl B.jsonl",
 		Short: "Compare two eval runs on the same corpus deck by deck (McNemar's test)",
 		Long: `Read two files of per-deck records written by 'calcsol eval --out' (or
---jsonl) on the same corpus and compare them deck by deck: the decks both
+--jsonl) on the same corpus under the same rules and compare them deck by
+deck (runs on different corpora or rules are refused, with the reason): the decks both
 won, only A won, only B won, neither won, and the two-sided p-value of
 McNemar's exact test that A and B win equally often. Only the decks on which
 they differ carry information about which is better; a small p (below 0.05,
@@ -336,16 +314,20 @@ See docs/eval.md.`,
 
 func runEvalCompare(cmd *cobra.Command, args []string) error {
 	var runs [2][]tournament.DeckResult
+	var ids [2]tournament.RunID
 	for i, path := range args {
 		fh, err := os.Open(path)
 		if err != nil {
 			return badInput("%v", err)
 		}
-		runs[i], err = tournament.ReadJSONL(fh)
+		ids[i], runs[i], err = tournament.ReadJSONL(fh)
 		fh.Close()
 		if err != nil {
 			return badInput("%s: %v", path, err)
 		}
+	}
+	if err := ids[0].Paired(ids[1]); err != nil {
+		return badInput("compare %s %s: %v", args[0], args[1], err)
 	}
 	c, err := tournament.Compare(runs[0], runs[1])
 	if err != nil {

@@ -83,7 +83,7 @@ func TestEvalJSONL(t *testing.T) {
 	if out1 != out3 {
 		t.Error("records differ between 1 and 3 workers")
 	}
-	res, err := tournament.ReadJSONL(strings.NewReader(out1))
+	_, res, err := tournament.ReadJSONL(strings.NewReader(out1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestEvalCompare(t *testing.T) {
 		args []string
 	}{
 		{a, []string{"--stacks", "3"}},
-		{b, []string{"--stacks", "4"}},
+		{b, []string{"--stacks", "3", "--option", "deadlock_check=exact"}},
 	} {
 		args := append([]string{"--corpus", corpus, "--workers", "2", "--out", run.file}, run.args...)
 		if _, _, err := runEvalCmd(t, args...); err != nil {
@@ -136,6 +136,52 @@ func TestEvalCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "compare.golden", out)
+
+	// Runs on other rules or another corpus are refused, with the reason.
+	other := "other.txt"
+	data, err := os.ReadFile(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	var kept []string
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "#") {
+			kept = append(kept, l)
+		}
+	}
+	if err := os.WriteFile(other, []byte(strings.Join(kept[1:], "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []struct{ file, corpus, stacks string }{{"four.jsonl", corpus, "4"}, {"other.jsonl", other, "3"}} {
+		if _, _, err := runEvalCmd(t, "--corpus", run.corpus, "--stacks", run.stacks, "--out", run.file); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ b, want string }{
+		{"four.jsonl", "compare a.jsonl four.jsonl: the runs played different rules (3-base; 4-base)"},
+		{"other.jsonl", "compare a.jsonl other.jsonl: the runs played different corpora"},
+	} {
+		_, _, err := runEvalCmd(t, "compare", a, tc.b)
+		var ie inputError
+		if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("compare %s: error %v, want an input error containing %q", tc.b, err, tc.want)
+		}
+	}
+}
+
+// An unwritable --out is refused before any game is played, with exit
+// status 2: the corpus named here does not exist, so an error about it would
+// mean the corpus was read (and the games played) first.
+func TestEvalOutCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	for _, out := range []string{filepath.Join(dir, "nonexistent", "r.jsonl"), dir} {
+		_, _, err := runEvalCmd(t, "--corpus", "no-such-corpus", "--out", out)
+		var ie inputError
+		if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), "--out: ") {
+			t.Errorf("--out %s: error %v, want an input error about --out", out, err)
+		}
+	}
 }
 
 func TestEvalBadInput(t *testing.T) {
@@ -151,6 +197,7 @@ func TestEvalBadInput(t *testing.T) {
 		{"stacks", []string{"--corpus", smallCorpus, "--stacks", "9"}, "9 stacks"},
 		{"compare lengths", []string{"compare", "testdata/eval/two.jsonl", "testdata/eval/three.jsonl"}, "compare: 2 results against 3"},
 		{"compare bad record", []string{"compare", "testdata/eval/two.jsonl", "testdata/eval/bad.jsonl"}, "testdata/eval/bad.jsonl: results line 2: deck 0, want 1"},
+		{"compare old format", []string{"compare", "testdata/eval/two.jsonl", "testdata/eval/old-format.jsonl"}, `testdata/eval/old-format.jsonl: results line 1: no "v" (format version): not a tournament record`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

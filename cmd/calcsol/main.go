@@ -36,6 +36,16 @@ type inputError struct {
 func (e inputError) Error() string   { return e.msg }
 func (e inputError) Unwrap() []error { return e.errs }
 
+// exitError ends calcsol with a status of its own (regress: 3 for a
+// regression, 4 for a stale baseline), after printing its message.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string { return e.err.Error() }
+func (e exitError) Unwrap() error { return e.err }
+
 // badInput makes an input error (exit status 2) from a format and its
 // arguments, as fmt.Errorf does; every error argument stays in the chain,
 // whether the format writes it with %w or %v.
@@ -56,6 +66,7 @@ var rootCmd = &cobra.Command{
 reproducible deck corpora, and measures how well shuffles mix.
 
 Start with:
+  calcsol tournament           the shipped strategies × corpora × rules, compared deck by deck
   calcsol eval                 the priority strategy on the shipped 30,000-deck corpus
   calcsol play --deck ...      one game with its trace
   calcsol corpus --help        make and check deck corpora
@@ -96,6 +107,10 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "calcsol:", err)
 		var ie inputError
+		var ee exitError
+		if errors.As(err, &ee) {
+			os.Exit(ee.code)
+		}
 		if errors.As(err, &ie) || isUsageError(err) {
 			os.Exit(2)
 		}

@@ -17,7 +17,7 @@ import (
 
 // TestMain lets the test binary run as the calcsol command inside scripts.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"calcsol": main})
+	testscript.Main(cleanupM{m}, map[string]func(){"calcsol": main})
 }
 
 // TestScripts runs the command-line scripts under testdata/script: each
@@ -42,6 +42,20 @@ func TestScripts(t *testing.T) {
 					return err
 				}
 				if err := os.WriteFile(env.WorkDir+"/shipped-"+filepath.Base(f), data, 0o644); err != nil {
+					return err
+				}
+			}
+			// The shipped baseline and its tournament, for the baseline and
+			// regress examples.
+			if err := os.MkdirAll(env.WorkDir+"/baselines", 0o755); err != nil {
+				return err
+			}
+			for _, f := range []string{"shipped.yaml", "shipped.tournament.yaml"} {
+				data, err := os.ReadFile("../../baselines/" + f)
+				if err != nil {
+					return err
+				}
+				if err := os.WriteFile(env.WorkDir+"/baselines/"+f, data, 0o644); err != nil {
 					return err
 				}
 			}

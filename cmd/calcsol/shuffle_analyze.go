@@ -54,7 +54,7 @@ func checkOut(flag, prefix string, suffixes ...string) error {
 	if prefix == "" {
 		return nil
 	}
-	if err := atomicfile.CheckDir(prefix, suffixes...); err != nil {
+	if err := atomicfile.CheckPrefix(prefix, suffixes...); err != nil {
 		return badInput("%s %s: %w", flag, prefix, err)
 	}
 	return nil

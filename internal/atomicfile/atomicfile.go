@@ -163,11 +163,11 @@ func WriteAll(ctx context.Context, outs []Output) error {
 	return nil
 }
 
-// CheckDir refuses an output prefix whose directory does not exist, is not
-// a directory or cannot be written to, and a prefix+suffix that is a
+// CheckPrefix refuses an output prefix whose directory does not exist, is
+// not a directory or cannot be written to, and a prefix+suffix that is a
 // directory. Commands call it before a long computation, so that a typo
 // does not cost the run.
-func CheckDir(prefix string, suffixes ...string) error {
+func CheckPrefix(prefix string, suffixes ...string) error {
 	dir := filepath.Dir(prefix)
 	st, err := os.Stat(dir)
 	switch {
@@ -188,4 +188,50 @@ func CheckDir(prefix string, suffixes ...string) error {
 		}
 	}
 	return nil
+}
+
+// CheckFile reports, before any work is done, whether a file could be
+// written at path: path is not a directory, and its directory exists and
+// takes new files (a temporary file is made there and removed).
+func CheckFile(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("%s is a directory, not a file", path)
+	}
+	return checkDirWritable(filepath.Dir(path), path)
+}
+
+// CheckDir reports, before any work is done, whether files could be written
+// in the directory dir: it is a directory that takes new files, or it does
+// not exist yet and can be made (it is then created, with its parents).
+func CheckDir(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case err == nil && !st.IsDir():
+		return fmt.Errorf("%s is a file, not a directory", dir)
+	case err == nil:
+	case os.IsNotExist(err):
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("cannot create directory %s: %w", dir, err)
+		}
+	default:
+		return err
+	}
+	return checkDirWritable(dir, dir)
+}
+
+func checkDirWritable(dir, target string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("cannot write %s: directory %s: %w", target, dir, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("cannot write %s: %s is not a directory", target, dir)
+	}
+	f, err := os.CreateTemp(dir, ".calcsol-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", target, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }

@@ -123,7 +123,7 @@ func TestWriteAllNoneOnFailure(t *testing.T) {
 	}
 }
 
-func TestCheckDir(t *testing.T) {
+func TestCheckPrefix(t *testing.T) {
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, "r-bwr.png"), 0o755)
 	tests := []struct {
@@ -136,9 +136,46 @@ func TestCheckDir(t *testing.T) {
 		{filepath.Join(dir, "r"), []string{"-grey.png", "-bwr.png"}, "r-bwr.png is a directory"},
 	}
 	for _, tc := range tests {
-		err := CheckDir(tc.prefix, tc.suffixes...)
+		err := CheckPrefix(tc.prefix, tc.suffixes...)
 		if (err == nil) != (tc.want == "") || err != nil && !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("CheckDir(%s) = %v, want %q", tc.prefix, err, tc.want)
+			t.Errorf("CheckPrefix(%s) = %v, want %q", tc.prefix, err, tc.want)
+		}
+	}
+}
+
+func TestCheckFileAndDir(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f.txt")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		check func(string) error
+		path  string
+		ok    bool
+	}{
+		{"new file", CheckFile, filepath.Join(dir, "new.jsonl"), true},
+		{"existing file", CheckFile, file, true},
+		{"file is a directory", CheckFile, dir, false},
+		{"file in a missing directory", CheckFile, filepath.Join(dir, "nonexistent", "r.jsonl"), false},
+		{"new directory", CheckDir, filepath.Join(dir, "report"), true},
+		{"existing directory", CheckDir, dir, true},
+		{"directory is a file", CheckDir, file, false},
+		{"directories made", CheckDir, filepath.Join(dir, "a", "b"), true},
+		{"directory under a file", CheckDir, filepath.Join(file, "b"), false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.check(tc.path); (err == nil) != tc.ok {
+				t.Errorf("%s: error %v, want ok=%t", tc.path, err, tc.ok)
+			}
+		})
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != "f.txt" && e.Name() != "report" && e.Name() != "a" {
+			t.Errorf("left behind: %s", e.Name())
 		}
 	}
 }

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	goldenfile "github.com/calcsol/calcsol/internal/golden"
+)
+
+// The tests that need a real process (exit statuses, signals, resuming
+// after kill -9) run a calcsol binary built once per test run; the rest are
+// testscript scripts (script_test.go).
+var (
+	binOnce sync.Once
+	binDir  string
+	binPath string
+	binErr  error
+)
+
+// cleanupM removes the built binary after the tests ran.
+type cleanupM struct{ m *testing.M }
+
+func (c cleanupM) Run() int {
+	code := c.m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	return code
+}
+
+// the split of standard output and error are tested as a user sees them.
+func calcsol(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return calcsolIn(t, "", nil, stdin, args...)
+}
+
+// calcsolIn runs calcsol in directory dir ("" = here) with extra environment.
+func calcsolIn(t *testing.T, dir string, env []string, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "calcsol-test-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binDir = dir
+		binPath = filepath.Join(dir, "calcsol")
+		if !filepath.IsAbs(binPath) {
+			binPath, _ = filepath.Abs(binPath)
+		}
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = errors.New(string(out))
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("building calcsol: %v", binErr)
+	}
+	// A hung command fails its test instead of outliving the test binary.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binPath, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	cmd.Env = append(append(os.Environ(), "HOME="+t.TempDir()), env...)
+	cmd.Dir = dir
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+// goldenFile compares got with the golden file at path (-update rewrites it).
+func goldenFile(t *testing.T, path, got string) {
+	t.Helper()
+	goldenfile.Check(t, path, []byte(got))
+}

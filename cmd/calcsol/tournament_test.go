@@ -1,0 +1,332 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const smallTournament = "testdata/tournament/small.yaml"
+
+var tournamentGolden, _ = filepath.Abs(filepath.Join("testdata", "tournament"))
+
+func TestTournamentGolden(t *testing.T) {
+	for _, format := range []string{"table", "markdown", "csv", "json"} {
+		t.Run(format, func(t *testing.T) {
+			out, errOut, code := calcsol(t, "", "tournament", smallTournament, "--timing=false", "--workers", "2", "--format", format)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			goldenFile(t, filepath.Join(tournamentGolden, "small."+format+".golden"), out)
+		})
+	}
+	// The report directory's chart and summary (the program line masked:
+	// it names the Go version).
+	dir := t.TempDir()
+	if _, errOut, code := calcsol(t, "", "tournament", smallTournament, "--out", dir); code != 0 {
+		t.Fatalf("--out: exit %d, %s", code, errOut)
+	}
+	png, err := os.ReadFile(filepath.Join(dir, "rates.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldenFile(t, filepath.Join(tournamentGolden, "rates.golden.png"), string(png))
+	md := regexp.MustCompile(`(?m)^Program: .*\.`).ReplaceAllString(readStripped(t, filepath.Join(dir, "summary.md")), "Program: (masked).")
+	goldenFile(t, filepath.Join(tournamentGolden, "summary.golden.md"), md)
+
+	// JSON rows carry at least these fields.
+	out, _, _ := calcsol(t, "", "tournament", smallTournament, "--format", "json")
+	var rep struct{ Rows []map[string]any }
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"strategy", "corpus", "rules", "wins", "games", "rate", "ci_low", "ci_high"} {
+		if _, ok := rep.Rows[0][k]; !ok {
+			t.Errorf("JSON row without %q", k)
+		}
+	}
+}
+
+func TestTournamentBadInput(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"bad kind", []string{"testdata/tournament/bad-kind.yaml"}, `calcsol: testdata/tournament/bad-kind.yaml:3: strategies[1] (mine): unknown strategy kind "prioirty"`},
+		{"no config", []string{"nonexistent.yaml"}, "nonexistent.yaml: no such file"},
+		{"format", []string{"--format", "xml"}, `--format "xml": want one of table, markdown, csv, json`},
+		{"shard", []string{"--shard", "4/3"}, `--shard: shard "4/3": want k/N`},
+		// Output paths are checked before any work: the config named here
+		// does not exist, so its error would come first otherwise.
+		{"out under a file", []string{"nonexistent.yaml", "--out", filepath.Join(file, "b")}, "--out: stat " + file + "/b: not a directory"},
+		{"out is a file", []string{"nonexistent.yaml", "--out", file}, "--out: " + file + " is a file, not a directory"},
+		{"resume nothing", []string{"--resume", dir}, "--resume: report " + dir},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, errOut, code := calcsol(t, "", append([]string{"tournament"}, tc.args...)...)
+			if code != 2 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q; want 2 and one line containing %q", code, errOut, tc.want)
+			}
+		})
+	}
+}
+
+// stripTiming removes the timing field "us" from records.
+var usField = regexp.MustCompile(`,"us":[0-9.]+`)
+
+func readStripped(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return usField.ReplaceAllString(string(b), "")
+}
+
+// A run killed (kill -9) after more than half its games resumes, plays only
+// the rest, and ends with exactly the records of an uninterrupted run.
+func TestTournamentKillAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays 240,000 games")
+	}
+	calcsol(t, "", "--help") // build the binary
+	dir := t.TempDir()
+	killed := filepath.Join(dir, "killed")
+	cmd := exec.Command(binPath, "tournament", "testdata/tournament/big.yaml", "--workers", "1", "--out", killed)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	const total = 240000
+	results := filepath.Join(killed, "results.jsonl")
+	deadline := time.Now().Add(time.Minute)
+	for {
+		b, _ := os.ReadFile(results)
+		if n := bytes.Count(b, []byte("\n")); n > total/2 {
+			cmd.Process.Signal(syscall.SIGKILL)
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("the run did not get past half its games in a minute")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cmd.Wait(); err == nil {
+		t.Fatal("the run finished before it was killed; make big.yaml bigger")
+	}
+	// A torn last line, as a kill in the middle of a write leaves it.
+	f, _ := os.OpenFile(results, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"v":1,"strategy":"gre`)
+	f.Close()
+	before := countLines(t, results)
+
+	_, errOut, code := calcsol(t, "", "tournament", "--resume", killed, "--workers", "2", "--format", "csv")
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, errOut)
+	}
+	want := "resuming: " + strconv.Itoa(before) + " of 240000 games recorded; playing the other " + strconv.Itoa(total-before)
+	if !strings.Contains(errOut, want) {
+		t.Errorf("resume said %q, want %q", errOut, want)
+	}
+	whole := filepath.Join(dir, "whole")
+	if _, errOut, code := calcsol(t, "", "tournament", "testdata/tournament/big.yaml", "--out", whole, "--format", "csv"); code != 0 {
+		t.Fatalf("uninterrupted: exit %d: %s", code, errOut)
+	}
+	if readStripped(t, results) != readStripped(t, filepath.Join(whole, "results.jsonl")) {
+		t.Error("the resumed run's records differ from the uninterrupted run's")
+	}
+	if countLines(t, results) != total {
+		t.Errorf("%d records, want %d", countLines(t, results), total)
+	}
+}
+
+func countLines(t *testing.T, path string) int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if strings.HasSuffix(sc.Text(), "}") {
+			n++
+		}
+	}
+	return n
+}
+
+// Three shards, each a separate process holding only its share, merge into
+// the report a single run makes, byte for byte apart from timing. The shard
+// commands are the ones docs/tournament.md gives for Kubernetes and Slurm.
+func TestTournamentShardsMerge(t *testing.T) {
+	calcsol(t, "", "--help") // build the binary
+	dir := t.TempDir()
+	cfg, err := os.ReadFile(smallTournament)
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus, _ := filepath.Abs("testdata/eval/small.txt")
+	cfg = bytes.ReplaceAll(cfg, []byte("testdata/eval/small.txt"), []byte(corpus))
+	if err := os.WriteFile(filepath.Join(dir, "tournament.yaml"), cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := calcsolIn(t, dir, nil, "", "tournament", "tournament.yaml", "--out", "single"); code != 0 {
+		t.Fatalf("single run: %s", errOut)
+	}
+	lines := docShardLines(t)
+	if len(lines) != 2 {
+		t.Fatalf("docs/tournament.md: %d shard command lines, want 2 (Kubernetes, Slurm): %q", len(lines), lines)
+	}
+	for i, line := range lines {
+		out := "reports" + strconv.Itoa(i)
+		for k := 1; k <= 3; k++ {
+			env := []string{"PATH=" + binDir + string(os.PathListSeparator) + os.Getenv("PATH"),
+				"JOB_COMPLETION_INDEX=" + strconv.Itoa(k-1), "SLURM_ARRAY_TASK_ID=" + strconv.Itoa(k), "SHARDS=3", "REPORTS=" + out}
+			sh := exec.Command("sh", "-c", line)
+			sh.Dir, sh.Env = dir, append(os.Environ(), env...)
+			if b, err := sh.CombinedOutput(); err != nil {
+				t.Fatalf("%s (shard %d): %v\n%s", line, k, err, b)
+			}
+		}
+		shards := []string{out + "/shard-3", out + "/shard-1", out + "/shard-2"}
+		for k, s := range shards {
+			if n := countLines(t, filepath.Join(dir, s, "results.jsonl")); n >= 8*200/2 {
+				t.Errorf("shard %d holds %d records, more than its share", k, n)
+			}
+		}
+		if _, errOut, code := calcsolIn(t, dir, nil, "", append([]string{"merge", "--out", out + "/merged"}, shards...)...); code != 0 {
+			t.Fatalf("merge: %s", errOut)
+		}
+		for _, name := range []string{"results.jsonl", "summary.md", "rates.png", "manifest.json", "config.yaml"} {
+			a, b := readStripped(t, filepath.Join(dir, "single", name)), readStripped(t, filepath.Join(dir, out, "merged", name))
+			if a != b {
+				t.Errorf("merged %s differs from the single run's", name)
+			}
+		}
+		// summary.json: the same apart from ms per game.
+		ms := regexp.MustCompile(`"ms_per_game": [0-9.e+-]+`)
+		a := ms.ReplaceAllString(readStripped(t, filepath.Join(dir, "single", "summary.json")), "")
+		b := ms.ReplaceAllString(readStripped(t, filepath.Join(dir, out, "merged", "summary.json")), "")
+		if diff := cmp.Diff(a, b); diff != "" {
+			t.Errorf("summary.json (-single +merged):\n%s", diff)
+		}
+		// Missing and duplicate shards are named.
+		for _, tc := range []struct {
+			shards []string
+			want   string
+		}{
+			{shards[:2], "merge: missing shard(s) 2/3"},
+			{[]string{shards[0], shards[1], shards[1]}, "merge: shard 1/3 given twice"},
+		} {
+			_, errOut, code := calcsolIn(t, dir, nil, "", append([]string{"merge", "--out", out + "/bad"}, tc.shards...)...)
+			if code != 2 || !strings.Contains(errOut, tc.want) {
+				t.Errorf("merge %v: exit %d, %q; want 2 and %q", tc.shards, code, errOut, tc.want)
+			}
+		}
+	}
+	// A shard of another config is refused.
+	other := bytes.Replace(cfg, []byte("seed: 7"), []byte("seed: 8"), 1)
+	os.WriteFile(filepath.Join(dir, "other.yaml"), other, 0o644)
+	if _, errOut, code := calcsolIn(t, dir, nil, "", "tournament", "other.yaml", "--shard", "2/3", "--out", "other"); code != 0 {
+		t.Fatal(errOut)
+	}
+	_, errOut, code := calcsolIn(t, dir, nil, "", "merge", "--out", "mixed", "reports0/shard-1", "other", "reports0/shard-3")
+	if code != 2 || !strings.Contains(errOut, "different configs") {
+		t.Errorf("merging another config's shard: exit %d, %q", code, errOut)
+	}
+}
+
+// docShardLines returns the command lines of docs/tournament.md that run a
+// shard: "calcsol tournament … --shard $…" (a shard number from the environment).
+func docShardLines(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("../../docs/tournament.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		if i := strings.Index(l, "calcsol tournament "); i >= 0 && strings.Contains(l, "--shard $") {
+			l = strings.TrimSuffix(strings.TrimSpace(l[i:]), `"`)
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Progress appears from the third second on, at most 5 times a second, with
+// games done, games/s (of this run: resumed games aside) and time left.
+func TestProgressPrinter(t *testing.T) {
+	var b strings.Builder
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	p := progressPrinter(&b, 1000, clock)
+	for _, step := range []struct {
+		after time.Duration
+		done  int
+	}{{time.Second, 2000}, {time.Second, 3000}, {100 * time.Millisecond, 3100}, {900 * time.Millisecond, 4000}} {
+		now = now.Add(step.after)
+		p(step.done, 10000)
+	}
+	p(-1, 10000)
+	want := "\r\033[K3000/10000 games, 1000 games/s, 7s left" + "\r\033[K4000/10000 games, 1000 games/s, 6s left" + "\r\033[K"
+	if b.String() != want {
+		t.Errorf("progress %q, want %q", b.String(), want)
+	}
+}
+
+// Ctrl-C (SIGINT) stops a run cleanly: every record written is complete,
+// and the command says how many and how to resume.
+func TestTournamentInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays up to 240,000 games")
+	}
+	calcsol(t, "", "--help") // build the binary
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd := exec.Command(binPath, "tournament", "testdata/tournament/big.yaml", "--workers", "1", "--out", dir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	results := filepath.Join(dir, "results.jsonl")
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
+		if b, _ := os.ReadFile(results); bytes.Count(b, []byte("\n")) > 1000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no records in a minute")
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("exit %v, want 1", err)
+	}
+	b, _ := os.ReadFile(results)
+	n := bytes.Count(b, []byte("\n"))
+	want := "calcsol: interrupted: " + strconv.Itoa(n) + " of 240000 games recorded in " + dir + "; continue with: calcsol tournament --resume " + dir + "\n"
+	if stderr.String() != want || !bytes.HasSuffix(b, []byte("}\n")) {
+		t.Errorf("stderr %q, want %q; last line complete: %t", stderr.String(), want, bytes.HasSuffix(b, []byte("}\n")))
+	}
+}

@@ -1,0 +1,481 @@
+package configs
+
+import (
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/strategies"
+	"github.com/calcsol/calcsol/tournament"
+)
+
+// tournamentYAML is the tournament `calcsol tournament` runs by default.
+//
+//go:embed tournament.yaml
+var tournamentYAML []byte
+
+// TournamentYAML returns the shipped tournament config.
+func TournamentYAML() []byte { return slices.Clone(tournamentYAML) }
+
+// TournamentConfig is a tournament config file: strategies × corpora × rules
+// (docs/tournament.md). Each entry keeps its line for messages.
+type TournamentConfig struct {
+	File       string
+	Seed       uint64
+	Strategies []StrategyEntry
+	Corpora    []CorpusEntry
+	Rules      []RulesEntry
+}
+
+// StrategyEntry names a strategy: a registry kind (or a spec with wrappers,
+// "priority+endgame") and its parameters.
+type StrategyEntry struct {
+	Name   string
+	Kind   string
+	Params map[string]string
+	Batch  int // 0: the strategy's preference
+	Line   int
+}
+
+// CorpusEntry is a shipped corpus, a corpus file, or a generator spec.
+type CorpusEntry struct {
+	Name      string
+	Shipped   string
+	File      string
+	Generator string
+	Seed      uint64
+	Count     int
+	Line      int
+}
+
+// RulesEntry is a rule variant with its time budget.
+type RulesEntry struct {
+	Stacks    int
+	Preplaced bool
+	Move      time.Duration
+	Game      time.Duration
+	Line      int
+}
+
+// ParseTournament reads a tournament config; errors say the file, the line,
+// the key and the reason ("t.yaml:7: strategies[1].kind: missing").
+func ParseTournament(data []byte, file string) (*TournamentConfig, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, fmt.Errorf("%s: empty file", file)
+	}
+	p := &tparser{file: file}
+	cfg := &TournamentConfig{File: file}
+	root := doc.Content[0]
+	err := p.mapping(root, "", map[string]func(k string, v *yaml.Node) error{
+		"seed": p.seed(&cfg.Seed),
+		"strategies": func(k string, v *yaml.Node) error {
+			return p.list(v, k, func(key string, e *yaml.Node) error {
+				s := StrategyEntry{Line: e.Line, Params: map[string]string{}}
+				err := p.mapping(e, key, map[string]func(string, *yaml.Node) error{
+					"name": p.str(&s.Name), "kind": p.str(&s.Kind),
+					"batch": func(k string, v *yaml.Node) error {
+						n, err := strconv.Atoi(v.Value)
+						if v.Kind != yaml.ScalarNode || err != nil || n < 1 || n > 1<<16 {
+							return p.errAt(v, k, "want a whole number from 1 to 65536")
+						}
+						s.Batch = n
+						return nil
+					},
+					"params": func(k string, v *yaml.Node) error {
+						return p.mapping(v, k, nil, func(pk string, pv *yaml.Node) error {
+							if pv.Kind != yaml.ScalarNode {
+								return p.errAt(pv, pk, "want a plain value")
+							}
+							s.Params[pk[len(k)+1:]] = pv.Value
+							return nil
+						})
+					},
+				}, nil)
+				if err == nil {
+					err = p.need(e, key, "name", s.Name, "kind", s.Kind)
+				}
+				cfg.Strategies = append(cfg.Strategies, s)
+				return err
+			})
+		},
+		"corpora": func(k string, v *yaml.Node) error {
+			return p.list(v, k, func(key string, e *yaml.Node) error {
+				c := CorpusEntry{Line: e.Line}
+				if e.Kind == yaml.ScalarNode { // "- uniform-1000": a shipped corpus
+					c.Name, c.Shipped = e.Value, e.Value
+					cfg.Corpora = append(cfg.Corpora, c)
+					return p.need(e, key, "name", c.Name)
+				}
+				err := p.mapping(e, key, map[string]func(string, *yaml.Node) error{
+					"name": p.str(&c.Name), "shipped": p.str(&c.Shipped), "file": p.str(&c.File), "generator": p.str(&c.Generator),
+					"seed": p.seed(&c.Seed),
+					"count": func(k string, v *yaml.Node) error {
+						n, err := strconv.Atoi(v.Value)
+						if v.Kind != yaml.ScalarNode || err != nil || n < 1 || n > 100_000_000 {
+							return p.errAt(v, k, "want a number of decks from 1 to 100000000")
+						}
+						c.Count = n
+						return nil
+					},
+				}, nil)
+				if err != nil {
+					return err
+				}
+				if err := p.need(e, key, "name", c.Name); err != nil {
+					return err
+				}
+				given := 0
+				for _, s := range []string{c.Shipped, c.File, c.Generator} {
+					if s != "" {
+						given++
+					}
+				}
+				if given != 1 {
+					return p.errAt(e, key, "give exactly one of shipped, file and generator")
+				}
+				if c.Generator != "" && c.Count == 0 {
+					return p.errAt(e, key, "a generator needs count (the number of decks)")
+				}
+				if c.Generator == "" && (c.Count != 0 || c.Seed != 0) {
+					return p.errAt(e, key, "seed and count go with a generator only")
+				}
+				cfg.Corpora = append(cfg.Corpora, c)
+				return nil
+			})
+		},
+		"rules": func(k string, v *yaml.Node) error {
+			return p.list(v, k, func(key string, e *yaml.Node) error {
+				r := RulesEntry{Line: e.Line}
+				dur := func(d *time.Duration) func(string, *yaml.Node) error {
+					return func(k string, v *yaml.Node) error {
+						x, err := time.ParseDuration(v.Value)
+						if v.Kind != yaml.ScalarNode || err != nil || x <= 0 {
+							return p.errAt(v, k, "want a positive duration like 2ms or 1s")
+						}
+						*d = x
+						return nil
+					}
+				}
+				err := p.mapping(e, key, map[string]func(string, *yaml.Node) error{
+					"stacks": func(k string, v *yaml.Node) error {
+						n, err := strconv.Atoi(v.Value)
+						if v.Kind != yaml.ScalarNode || err != nil || n < 1 || n > solver.MaxStacks {
+							return p.errAt(v, k, fmt.Sprintf("want a number of stacks from 1 to %d", solver.MaxStacks))
+						}
+						r.Stacks = n
+						return nil
+					},
+					"preplaced": func(k string, v *yaml.Node) error {
+						b, err := strconv.ParseBool(v.Value)
+						if v.Kind != yaml.ScalarNode || err != nil {
+							return p.errAt(v, k, "want true or false")
+						}
+						r.Preplaced = b
+						return nil
+					},
+					"move_budget": dur(&r.Move),
+					"game_budget": dur(&r.Game),
+				}, nil)
+				if err == nil && r.Stacks == 0 {
+					err = p.errAt(e, key, "stacks: missing")
+				}
+				cfg.Rules = append(cfg.Rules, r)
+				return err
+			})
+		},
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, need := range []struct {
+		key string
+		n   int
+	}{{"strategies", len(cfg.Strategies)}, {"corpora", len(cfg.Corpora)}, {"rules", len(cfg.Rules)}} {
+		if need.n == 0 {
+			return nil, p.errAt(root, need.key, "missing or empty: a tournament needs at least one")
+		}
+	}
+	if err := cfg.checkUnique(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+func (c *TournamentConfig) checkUnique() error {
+	seen := map[string]int{}
+	for i, s := range c.Strategies {
+		if j, dup := seen[s.Name]; dup {
+			return fmt.Errorf("%s:%d: strategies[%d].name: %q is also strategies[%d]'s name", c.File, s.Line, i, s.Name, j)
+		}
+		seen[s.Name] = i
+	}
+	seen = map[string]int{}
+	for i, s := range c.Corpora {
+		if j, dup := seen[s.Name]; dup {
+			return fmt.Errorf("%s:%d: corpora[%d].name: %q is also corpora[%d]'s name", c.File, s.Line, i, s.Name, j)
+		}
+		seen[s.Name] = i
+	}
+	seen = map[string]int{}
+	for i, r := range c.Rules {
+		k := r.variant().Key()
+		if j, dup := seen[k]; dup {
+			return fmt.Errorf("%s:%d: rules[%d]: the same rules as rules[%d] (%s)", c.File, r.Line, i, j, k)
+		}
+		seen[k] = i
+	}
+	return nil
+}
+
+func (r RulesEntry) variant() tournament.Variant {
+	return tournament.Variant{Rules: solver.Rules{Stacks: r.Stacks, Preplaced: r.Preplaced}, Budget: solver.Budget{Move: r.Move, Game: r.Game}}
+}
+
+// tparser walks YAML nodes, naming the key of every error.
+type tparser struct{ file string }
+
+func (p *tparser) errAt(n *yaml.Node, key, reason string) error {
+	if key == "" {
+		return fmt.Errorf("%s:%d: %s", p.file, n.Line, reason)
+	}
+	return fmt.Errorf("%s:%d: %s: %s", p.file, n.Line, key, reason)
+}
+
+// mapping calls fields[k] for each key k of n (other keys are an error,
+// unless rest is given, which then takes them).
+func (p *tparser) mapping(n *yaml.Node, prefix string, fields map[string]func(string, *yaml.Node) error, rest func(string, *yaml.Node) error) error {
+	if n.Kind != yaml.MappingNode {
+		return p.errAt(n, prefix, "want a mapping")
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		key := k.Value
+		if prefix != "" {
+			key = prefix + "." + k.Value
+		}
+		if seen[k.Value] {
+			return p.errAt(k, key, "given twice")
+		}
+		seen[k.Value] = true
+		f, ok := fields[k.Value]
+		switch {
+		case ok:
+		case rest != nil:
+			f = rest
+		default:
+			names := make([]string, 0, len(fields))
+			for name := range fields {
+				names = append(names, name)
+			}
+			slices.Sort(names)
+			return p.errAt(k, key, "unknown key (want "+strings.Join(names, ", ")+")")
+		}
+		if err := f(key, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *tparser) list(n *yaml.Node, key string, each func(string, *yaml.Node) error) error {
+	if n.Kind != yaml.SequenceNode {
+		return p.errAt(n, key, "want a list")
+	}
+	for i, e := range n.Content {
+		if err := each(fmt.Sprintf("%s[%d]", key, i), e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *tparser) str(dst *string) func(string, *yaml.Node) error {
+	return func(k string, v *yaml.Node) error {
+		if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
+			return p.errAt(v, k, "want a non-empty text")
+		}
+		*dst = strings.TrimSpace(v.Value)
+		return nil
+	}
+}
+
+func (p *tparser) seed(dst *uint64) func(string, *yaml.Node) error {
+	return func(k string, v *yaml.Node) error {
+		n, err := strconv.ParseUint(v.Value, 10, 64)
+		if v.Kind != yaml.ScalarNode || err != nil {
+			return p.errAt(v, k, "want a whole number ≥ 0")
+		}
+		*dst = n
+		return nil
+	}
+}
+
+// need checks that required fields, given as name, value pairs, are set.
+func (p *tparser) need(n *yaml.Node, key string, pairs ...string) error {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i+1] == "" {
+			return p.errAt(n, key+"."+pairs[i], "missing")
+		}
+	}
+	return nil
+}
+
+// Format writes the config back in canonical form (what a report records as
+// the resolved config): every entry in full, parameters sorted.
+func (c *TournamentConfig) Format() []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "seed: %d\nstrategies:\n", c.Seed)
+	for _, s := range c.Strategies {
+		fmt.Fprintf(&b, "  - name: %s\n    kind: %s\n", yamlString(s.Name), yamlString(s.Kind))
+		if s.Batch > 0 {
+			fmt.Fprintf(&b, "    batch: %d\n", s.Batch)
+		}
+		if len(s.Params) > 0 {
+			b.WriteString("    params:\n")
+			keys := make([]string, 0, len(s.Params))
+			for k := range s.Params {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			for _, k := range keys {
+				fmt.Fprintf(&b, "      %s: %s\n", yamlString(k), yamlString(s.Params[k]))
+			}
+		}
+	}
+	b.WriteString("corpora:\n")
+	for _, cp := range c.Corpora {
+		fmt.Fprintf(&b, "  - name: %s\n", yamlString(cp.Name))
+		switch {
+		case cp.Shipped != "":
+			fmt.Fprintf(&b, "    shipped: %s\n", yamlString(cp.Shipped))
+		case cp.File != "":
+			fmt.Fprintf(&b, "    file: %s\n", yamlString(cp.File))
+		default:
+			fmt.Fprintf(&b, "    generator: %s\n    seed: %d\n    count: %d\n", yamlString(cp.Generator), cp.Seed, cp.Count)
+		}
+	}
+	b.WriteString("rules:\n")
+	for _, r := range c.Rules {
+		fmt.Fprintf(&b, "  - {stacks: %d, preplaced: %t", r.Stacks, r.Preplaced)
+		if r.Move > 0 {
+			fmt.Fprintf(&b, ", move_budget: %s", r.Move)
+		}
+		if r.Game > 0 {
+			fmt.Fprintf(&b, ", game_budget: %s", r.Game)
+		}
+		b.WriteString("}\n")
+	}
+	return b.Bytes()
+}
+
+// yamlString quotes s when YAML would read it as something else.
+func yamlString(s string) string {
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte("x: "+s), &n); err == nil && len(n.Content) == 1 && len(n.Content[0].Content) == 2 {
+		v := n.Content[0].Content[1]
+		if v.Kind == yaml.ScalarNode && v.Value == s && v.Tag == "!!str" && !strings.ContainsAny(s, "#\n") {
+			return s
+		}
+	}
+	return strconv.Quote(s)
+}
+
+// Plan builds what the config names: every strategy from reg, every corpus
+// (read or generated and checksummed), every rule variant. Errors name the
+// file, the line and the key.
+func (c *TournamentConfig) Plan(reg *strategies.Registry) (tournament.Plan, error) {
+	var plan tournament.Plan
+	for i, s := range c.Strategies {
+		key := fmt.Sprintf("strategies[%d]", i)
+		parts, err := strategies.ParseSpec(s.Kind)
+		if err != nil {
+			return plan, fmt.Errorf("%s:%d: %s.kind: %v", c.File, s.Line, key, err)
+		}
+		for k, v := range s.Params {
+			if _, dup := parts[0].Params[k]; dup {
+				return plan, fmt.Errorf("%s:%d: %s.params.%s: also given in kind", c.File, s.Line, key, k)
+			}
+			parts[0].Params[k] = v
+		}
+		st, err := reg.BuildParts(parts)
+		if err != nil {
+			return plan, fmt.Errorf("%s:%d: %s (%s): %v", c.File, s.Line, key, s.Name, err)
+		}
+		spec := strategies.FormatSpec(parts)
+		plan.Entrants = append(plan.Entrants, tournament.Entrant{Name: s.Name, Spec: spec, Hash: strategyHash(st, spec, parts, c.Rules), Strategy: st, Batch: s.Batch})
+	}
+	for i, cp := range c.Corpora {
+		var corpus *tournament.Corpus
+		var err error
+		switch {
+		case cp.Generator != "":
+			corpus, err = tournament.GenerateCorpus(cp.Name, cp.Generator, cp.Seed, cp.Count)
+		case cp.File != "":
+			corpus, err = tournament.LoadCorpus(cp.Name, cp.File)
+		default:
+			if !slices.Contains(tournament.ShippedCorpora(), strings.TrimSuffix(cp.Shipped, ".txt")) {
+				err = fmt.Errorf("no shipped corpus %q (have %s)", cp.Shipped, strings.Join(tournament.ShippedCorpora(), ", "))
+			} else {
+				corpus, err = tournament.LoadCorpus(cp.Name, cp.Shipped)
+			}
+		}
+		if err != nil {
+			return plan, fmt.Errorf("%s:%d: corpora[%d] (%s): %v", c.File, cp.Line, i, cp.Name, err)
+		}
+		plan.Corpora = append(plan.Corpora, corpus)
+	}
+	for _, r := range c.Rules {
+		plan.Variants = append(plan.Variants, r.variant())
+	}
+	return plan, nil
+}
+
+// strategyHash identifies a strategy's configuration: its spec, the
+// contents of every file a text parameter names, and, for the priority
+// strategy, the tables it plays under the config's rules (so that an edited
+// shipped table changes the hash too).
+func strategyHash(s solver.Strategy, spec string, parts []strategies.Part, rules []RulesEntry) string {
+	h := sha256.New()
+	h.Write([]byte(spec + "\n"))
+	for _, part := range parts {
+		keys := make([]string, 0, len(part.Params))
+		for k := range part.Params {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if data, err := os.ReadFile(part.Params[k]); err == nil {
+				fmt.Fprintf(h, "file %s=%s %d\n", k, part.Params[k], len(data))
+				h.Write(data)
+			}
+		}
+	}
+	if p, ok := s.(*strategies.PriorityStrategy); ok {
+		done := map[int]bool{}
+		for _, r := range rules {
+			if done[r.Stacks] {
+				continue
+			}
+			done[r.Stacks] = true
+			if t, err := p.Table(r.Stacks); err == nil {
+				h.Write(FormatPriority(t, ""))
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}

@@ -1,0 +1,136 @@
+package configs
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func TestShippedTournamentConfig(t *testing.T) {
+	cfg, err := ParseTournament(TournamentYAML(), "tournament.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, s := range cfg.Strategies {
+		kinds = append(kinds, s.Kind)
+	}
+	// Only built-in strategies: the default needs nothing but Go.
+	for _, k := range kinds {
+		if _, ok := Strategies().Kind(k); !ok {
+			t.Errorf("shipped config uses kind %q, not built in", k)
+		}
+	}
+	plan, err := cfg.Plan(Strategies())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Entrants) != len(cfg.Strategies) || len(plan.Corpora) != len(cfg.Corpora) || len(plan.Variants) != len(cfg.Rules) {
+		t.Errorf("plan %d×%d×%d", len(plan.Entrants), len(plan.Corpora), len(plan.Variants))
+	}
+	roundTrip(t, cfg)
+}
+
+// roundTrip checks that Format writes what ParseTournament reads back.
+func roundTrip(t *testing.T, cfg *TournamentConfig) {
+	t.Helper()
+	again, err := ParseTournament(cfg.Format(), "formatted")
+	if err != nil {
+		t.Fatalf("re-reading\n%s: %v", cfg.Format(), err)
+	}
+	ignore := cmp.Options{cmpopts.IgnoreFields(TournamentConfig{}, "File"), cmpopts.IgnoreFields(StrategyEntry{}, "Line"),
+		cmpopts.IgnoreFields(CorpusEntry{}, "Line"), cmpopts.IgnoreFields(RulesEntry{}, "Line"), cmpopts.EquateEmpty()}
+	if diff := cmp.Diff(cfg, again, ignore); diff != "" {
+		t.Fatalf("round trip (-first +second):\n%s", diff)
+	}
+}
+
+func TestTournamentConfigErrors(t *testing.T) {
+	const ok = "strategies: [{name: g, kind: greedy}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n"
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty", "", "t.yaml: empty file"},
+		{"not yaml", "a: [", "t.yaml: yaml:"},
+		{"unknown key", ok + "players: 4\n", "t.yaml:4: players: unknown key (want corpora, rules, seed, strategies)"},
+		{"no strategies", "corpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies: missing or empty"},
+		{"strategy without kind", "strategies: [{name: g}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies[0].kind: missing"},
+		{"strategy key", "strategies:\n  - {name: g, kind: greedy, colour: red}\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:2: strategies[0].colour: unknown key"},
+		{"batch", "strategies: [{name: g, kind: greedy, batch: 0}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies[0].batch: want a whole number from 1 to 65536"},
+		{"param not plain", "strategies: [{name: g, kind: greedy, params: {a: [1]}}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "strategies[0].params.a: want a plain value"},
+		{"same name", "strategies: [{name: g, kind: greedy}, {name: g, kind: random}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `strategies[1].name: "g" is also strategies[0]'s name`},
+		{"corpus two sources", "strategies: [{name: g, kind: greedy}]\ncorpora: [{name: c, shipped: uniform-1000, file: x.txt}]\nrules: [{stacks: 3}]\n", "t.yaml:2: corpora[0]: give exactly one of shipped, file and generator"},
+		{"generator count", "strategies: [{name: g, kind: greedy}]\ncorpora: [{name: c, generator: shuffle U}]\nrules: [{stacks: 3}]\n", "corpora[0]: a generator needs count"},
+		{"count", "strategies: [{name: g, kind: greedy}]\ncorpora: [{name: c, generator: shuffle U, count: -1}]\nrules: [{stacks: 3}]\n", "t.yaml:2: corpora[0].count: want a number of decks"},
+		{"stacks", "strategies: [{name: g, kind: greedy}]\ncorpora: [uniform-1000]\nrules: [{stacks: 9}]\n", "t.yaml:3: rules[0].stacks: want a number of stacks from 1 to 8"},
+		{"no stacks", "strategies: [{name: g, kind: greedy}]\ncorpora: [uniform-1000]\nrules: [{preplaced: true}]\n", "t.yaml:3: rules[0]: stacks: missing"},
+		{"budget", "strategies: [{name: g, kind: greedy}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3, move_budget: fast}]\n", "rules[0].move_budget: want a positive duration"},
+		{"same rules", "strategies: [{name: g, kind: greedy}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}, {stacks: 3, preplaced: false}]\n", "t.yaml:3: rules[1]: the same rules as rules[0] (3-base)"},
+		{"key twice", ok + "seed: 1\nseed: 2\n", "t.yaml:5: seed: given twice"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseTournament([]byte(tc.in), "t.yaml")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// Errors that need the registry or the corpora come from Plan, with the line.
+func TestTournamentPlanErrors(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"unknown kind", "strategies: [{name: g, kind: gready}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:1: strategies[0] (g): unknown strategy kind "gready" (known: `},
+		{"bad param", "strategies:\n  - name: p\n    kind: priority\n    params: {deadlock_check: maybe}\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:2: strategies[0] (p): strategy priority: parameter deadlock_check: "maybe" is not one of`},
+		{"no corpus", "strategies: [{name: g, kind: greedy}]\ncorpora: [uniform-7]\nrules: [{stacks: 3}]\n", `t.yaml:2: corpora[0] (uniform-7): no shipped corpus "uniform-7"`},
+		{"no file", "strategies: [{name: g, kind: greedy}]\ncorpora: [{name: c, file: /nonexistent.txt}]\nrules: [{stacks: 3}]\n", "t.yaml:2: corpora[0] (c): corpus /nonexistent.txt: no such file"},
+		{"bad generator", "strategies: [{name: g, kind: greedy}]\ncorpora: [{name: c, generator: shuffle QQ, count: 5}]\nrules: [{stacks: 3}]\n", `t.yaml:2: corpora[0] (c): corpus c: shuffle sequence "QQ"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := ParseTournament([]byte(tc.in), "t.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = cfg.Plan(Strategies())
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// A generated corpus has the checksum of the corpus file the same generator
+// writes: the shipped uniform-1000 is "shuffle U", seed 1, 1000 decks.
+func TestGeneratedCorpusMatchesShipped(t *testing.T) {
+	cfg, err := ParseTournament([]byte("strategies: [{name: g, kind: greedy}]\ncorpora:\n  - uniform-1000\n  - {name: gen, generator: shuffle U, seed: 1, count: 1000}\nrules: [{stacks: 3}]\n"), "t.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := cfg.Plan(Strategies())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := plan.Corpora[0], plan.Corpora[1]; a.Checksum != b.Checksum || a.Len != b.Len {
+		t.Errorf("shipped %s %d decks, generated %s %d decks", a.Checksum, a.Len, b.Checksum, b.Len)
+	}
+}
+
+// FuzzParseTournament: whatever parses, formats to a config that parses to
+// the same (parse → write → parse).
+func FuzzParseTournament(f *testing.F) {
+	f.Add(string(TournamentYAML()))
+	f.Add("strategies: [{name: g, kind: greedy, batch: 3, params: {a: b}}]\ncorpora: [uniform-1000, {name: c, generator: shuffle U, seed: 2, count: 9}, {name: f, file: 'x: y.txt'}]\nrules: [{stacks: 3, move_budget: 1ms, game_budget: 1s}]\nseed: 7\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		cfg, err := ParseTournament([]byte(in), "fuzz.yaml")
+		if err != nil {
+			return
+		}
+		roundTrip(t, cfg)
+	})
+}

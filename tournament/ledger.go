@@ -1,0 +1,452 @@
+package tournament
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/calcsol/calcsol/internal/atomicfile"
+)
+
+// Files of a report directory (docs/tournament.md).
+const (
+	ResultsFile  = "results.jsonl"
+	ManifestFile = "manifest.json"
+	ConfigFile   = "config.yaml"
+)
+
+// ReportFormat names the format of a report directory's manifest.
+const ReportFormat = "calcsol-tournament-report"
+
+// Manifest says exactly what produced a report: the program, the resolved
+// config, the corpora by checksum, the strategies by configuration hash, the
+// cells (with those not applicable), the run seed and the shard.
+type Manifest struct {
+	Format        string             `json:"format"`
+	RecordVersion int                `json:"record_version"`
+	Program       string             `json:"program"`
+	ConfigSHA     string             `json:"config_sha256"`
+	Seed          uint64             `json:"seed"`
+	Shard         string             `json:"shard,omitempty"`
+	Trace         bool               `json:"trace,omitempty"`
+	Strategies    []ManifestStrategy `json:"strategies"`
+	Corpora       []ManifestCorpus   `json:"corpora"`
+	Rules         []string           `json:"rules"`
+	Cells         []ManifestCell     `json:"cells"`
+}
+
+// ManifestStrategy is an entrant as a manifest records it.
+type ManifestStrategy struct {
+	Name       string `json:"name"`
+	Spec       string `json:"spec"`
+	Hash       string `json:"hash"`
+	Stochastic bool   `json:"stochastic,omitempty"`
+}
+
+// ManifestCorpus is a corpus as a manifest records it.
+type ManifestCorpus struct {
+	Name   string `json:"name"`
+	SHA    string `json:"sha256"`
+	Decks  int    `json:"decks"`
+	Source string `json:"source"`
+}
+
+// ManifestCell is a cell as a manifest records it.
+type ManifestCell struct {
+	Strategy      string `json:"strategy"`
+	Corpus        string `json:"corpus"`
+	Rules         string `json:"rules"`
+	NotApplicable string `json:"not_applicable,omitempty"`
+}
+
+// ProgramVersion names the running program: its module version, the VCS
+// revision when the build recorded one, the Go version, and the SHA-256 of
+// the executable, so that two builds of different code never pass for the
+// same program (Go builds are reproducible: the same code and toolchain
+// give the same executable on every machine).
+var ProgramVersion = sync.OnceValue(func() string {
+	v := "calcsol"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v += " " + bi.Main.Version
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				v += " " + s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					v += "+modified"
+				}
+			}
+		}
+		v += " " + bi.GoVersion
+	}
+	if exe, err := os.Executable(); err == nil {
+		if f, err := os.Open(exe); err == nil {
+			h := sha256.New()
+			if _, err := io.Copy(h, f); err == nil {
+				v += fmt.Sprintf(" exe:%.16x", h.Sum(nil))
+			}
+			f.Close()
+		}
+	}
+	return v
+})
+
+// Manifest describes the tournament as run with seed, shard and config hash.
+func (t *Tournament) Manifest(configSHA string, shard Shard, trace bool) Manifest {
+	m := Manifest{Format: ReportFormat, RecordVersion: RecordVersion, Program: ProgramVersion(), ConfigSHA: configSHA,
+		Seed: t.seed, Shard: shard.String(), Trace: trace}
+	for _, e := range t.plan.Entrants {
+		m.Strategies = append(m.Strategies, ManifestStrategy{e.Name, e.Spec, e.Hash, e.Strategy.Info().Stochastic})
+	}
+	for _, c := range t.plan.Corpora {
+		m.Corpora = append(m.Corpora, ManifestCorpus{c.Name, c.Checksum, c.Len, c.Source})
+	}
+	for _, v := range t.plan.Variants {
+		m.Rules = append(m.Rules, v.Key())
+	}
+	for _, c := range t.cells {
+		m.Cells = append(m.Cells, ManifestCell{c.Entrant.Name, c.Corpus.Name, c.Variant.Key(), c.Reason})
+	}
+	return m
+}
+
+// Skeleton is the tournament a manifest describes, without its strategies:
+// enough to order, count and report records (merge, baseline), not to play.
+func (m Manifest) Skeleton() (*Tournament, error) {
+	t := &Tournament{seed: m.Seed}
+	entrants := map[string]*Entrant{}
+	for _, s := range m.Strategies {
+		t.plan.Entrants = append(t.plan.Entrants, Entrant{Name: s.Name, Spec: s.Spec, Hash: s.Hash})
+	}
+	for i := range t.plan.Entrants {
+		entrants[t.plan.Entrants[i].Name] = &t.plan.Entrants[i]
+	}
+	corpora := map[string]*Corpus{}
+	for _, c := range m.Corpora {
+		cp := &Corpus{Name: c.Name, Checksum: c.SHA, Len: c.Decks, Source: c.Source}
+		t.plan.Corpora = append(t.plan.Corpora, cp)
+		corpora[c.Name] = cp
+	}
+	for _, r := range m.Rules {
+		v, err := ParseVariant(r)
+		if err != nil {
+			return nil, err
+		}
+		t.plan.Variants = append(t.plan.Variants, v)
+	}
+	stochastic := map[string]bool{}
+	for _, s := range m.Strategies {
+		stochastic[s.Name] = s.Stochastic
+	}
+	for _, c := range m.Cells {
+		e, cp := entrants[c.Strategy], corpora[c.Corpus]
+		v, err := ParseVariant(c.Rules)
+		if e == nil || cp == nil || err != nil {
+			return nil, fmt.Errorf("manifest: cell %s × %s × %s names what the manifest does not list", c.Strategy, c.Corpus, c.Rules)
+		}
+		t.cells = append(t.cells, Cell{Entrant: e, Corpus: cp, Variant: v, Applicable: c.NotApplicable == "",
+			Reason: c.NotApplicable, Stochastic: stochastic[c.Strategy], seed: cellSeed(m.Seed, e.Name, cp.Checksum)})
+	}
+	return t, nil
+}
+
+// WriteManifest writes dir/manifest.json.
+func WriteManifest(dir string, m Manifest) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(filepath.Join(dir, ManifestFile), append(b, '\n'))
+}
+
+// ReadManifest reads dir/manifest.json.
+func ReadManifest(dir string) (Manifest, error) {
+	var m Manifest
+	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		return m, fmt.Errorf("report %s: %w", dir, err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("report %s: %s: %w", dir, ManifestFile, err)
+	}
+	if m.Format != ReportFormat {
+		return m, fmt.Errorf("report %s: %s is not a tournament report's manifest", dir, ManifestFile)
+	}
+	if m.RecordVersion != RecordVersion {
+		return m, fmt.Errorf("report %s: record format version %d; this calcsol reads %d", dir, m.RecordVersion, RecordVersion)
+	}
+	return m, nil
+}
+
+// order calls f with every game of the shard in the run's order.
+func (t *Tournament) order(s Shard, f func(cell, deck int) bool) {
+	for ci, c := range t.cells {
+		if !c.Applicable {
+			continue
+		}
+		for d := 0; d < c.Corpus.Len; d++ {
+			if s.Has(d) && !f(ci, d) {
+				return
+			}
+		}
+	}
+}
+
+// Results is a report directory's results.jsonl opened for appending: a
+// Sink that writes each batch of records at once, so that a run killed at
+// any point leaves complete records and at most one torn last line.
+type Results struct {
+	f   *os.File
+	buf []byte
+}
+
+// OpenResults opens dir/results.jsonl for a run of shard s of t, creating it
+// or, to resume, reading the records it holds: they must be the first games
+// of the run's order (a torn last line is cut off). Each record read is
+// counted in ta. It returns how many games are done, the Skip of the run
+// that continues.
+func (t *Tournament) OpenResults(dir string, s Shard, ta *Tally) (*Results, int, error) {
+	path := filepath.Join(dir, ResultsFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, 0, err
+	}
+	n := 0
+	// Walk the expected order alongside the file.
+	keys := make(chan RecordKey, 1024)
+	stop := make(chan struct{})
+	go func() {
+		defer close(keys)
+		t.order(s, func(cell, deck int) bool {
+			c := t.cells[cell]
+			select {
+			case keys <- RecordKey{c.Entrant.Name, c.Corpus.Name, c.Variant.Key(), deck}:
+				return true
+			case <-stop:
+				return false
+			}
+		})
+	}()
+	size, err := ReadRecords(f, true, func(line int, rec Record) error {
+		k, ok := <-keys
+		if !ok {
+			return fmt.Errorf("%s line %d: more records than the run has games", path, line)
+		}
+		if rec.Key() != k {
+			return fmt.Errorf("%s line %d: record of %s × %s × %s deck %d, want %s × %s × %s deck %d: not this run's records in its order",
+				path, line, rec.Strategy, rec.Corpus, rec.Rules, rec.Deck, k.Strategy, k.Corpus, k.Rules, k.Deck)
+		}
+		if err := ta.Add(&rec); err != nil {
+			return fmt.Errorf("%s line %d: %w", path, line, err)
+		}
+		n++
+		return nil
+	})
+	close(stop)
+	for range keys {
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	// Cut a torn last line, then append.
+	if err := f.Truncate(size); err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if _, err := f.Seek(size, io.SeekStart); err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return &Results{f: f}, n, nil
+}
+
+// Write implements Sink.
+func (r *Results) Write(recs []Record) error {
+	r.buf = r.buf[:0]
+	for i := range recs {
+		r.buf = recs[i].AppendJSON(r.buf)
+	}
+	_, err := r.f.Write(r.buf)
+	return err
+}
+
+// Close closes the file.
+func (r *Results) Close() error { return r.f.Close() }
+
+// Merge joins the reports of the shards of one tournament into dir: the
+// records in the order of a single run, and its manifest and config. It
+// refuses shards of another program, config, seed or corpus, and names
+// missing and duplicate shards. It returns the merged tally.
+func Merge(dir string, shards []string) (*Tally, Manifest, error) {
+	if len(shards) == 0 {
+		return nil, Manifest{}, errors.New("merge: no shard reports given")
+	}
+	var ms []Manifest
+	for _, d := range shards {
+		m, err := ReadManifest(d)
+		if err != nil {
+			return nil, Manifest{}, err
+		}
+		ms = append(ms, m)
+	}
+	first := ms[0]
+	sh, err := ParseShard(first.Shard)
+	if first.Shard == "" || err != nil {
+		return nil, first, fmt.Errorf("merge: %s is not a shard's report (no shard k/N in its manifest)", shards[0])
+	}
+	byK := make([]string, sh.N)
+	for i, m := range ms {
+		if err := sameRun(first, m); err != nil {
+			return nil, first, fmt.Errorf("merge: %s and %s: %w", shards[0], shards[i], err)
+		}
+		s, err := ParseShard(m.Shard)
+		if err != nil || s.N != sh.N {
+			return nil, first, fmt.Errorf("merge: %s is shard %q, not one of %d", shards[i], m.Shard, sh.N)
+		}
+		if byK[s.K-1] != "" {
+			return nil, first, fmt.Errorf("merge: shard %d/%d given twice (%s and %s)", s.K, s.N, byK[s.K-1], shards[i])
+		}
+		byK[s.K-1] = shards[i]
+	}
+	var missing []string
+	for k, d := range byK {
+		if d == "" {
+			missing = append(missing, fmt.Sprintf("%d/%d", k+1, sh.N))
+		}
+	}
+	if len(missing) > 0 {
+		return nil, first, fmt.Errorf("merge: missing shard(s) %s", strings.Join(missing, ", "))
+	}
+	t, err := first.Skeleton()
+	if err != nil {
+		return nil, first, err
+	}
+	// One reader per shard; the single run's order takes deck d from shard d mod N.
+	readers := make([]*recordStream, sh.N)
+	for k, d := range byK {
+		rs, err := openStream(filepath.Join(d, ResultsFile))
+		if err != nil {
+			return nil, first, err
+		}
+		defer rs.close()
+		readers[k] = rs
+	}
+	out := first
+	out.Shard = ""
+	if err := WriteManifest(dir, out); err != nil {
+		return nil, first, err
+	}
+	if cfg, err := os.ReadFile(filepath.Join(byK[0], ConfigFile)); err == nil {
+		if err := atomicfile.Write(filepath.Join(dir, ConfigFile), cfg); err != nil {
+			return nil, first, err
+		}
+	}
+	ta := t.NewTally()
+	err = atomicfile.WriteFunc(filepath.Join(dir, ResultsFile), func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<16)
+		var ferr error
+		var buf []byte
+		t.order(Shard{}, func(cell, deck int) bool {
+			k := deck % sh.N
+			rec, err := readers[k].next()
+			if err != nil {
+				ferr = fmt.Errorf("merge: shard %s: %w", byK[k], err)
+				return false
+			}
+			c := t.cells[cell]
+			if rec == nil || rec.Key() != (RecordKey{c.Entrant.Name, c.Corpus.Name, c.Variant.Key(), deck}) {
+				ferr = fmt.Errorf("merge: shard %s is incomplete or out of order at %s × %s × %s deck %d (resume it first)", byK[k], c.Entrant.Name, c.Corpus.Name, c.Variant.Key(), deck)
+				return false
+			}
+			if ferr = ta.Add(rec); ferr != nil {
+				return false
+			}
+			buf = rec.AppendJSON(buf[:0])
+			_, ferr = bw.Write(buf)
+			return ferr == nil
+		})
+		if ferr != nil {
+			return ferr
+		}
+		for k, rs := range readers {
+			if rec, _ := rs.next(); rec != nil {
+				return fmt.Errorf("merge: shard %s has records beyond its share", byK[k])
+			}
+		}
+		return bw.Flush()
+	})
+	if err != nil {
+		return nil, first, err
+	}
+	return ta, out, nil
+}
+
+// sameRun reports how two shards' manifests differ, other than the shard.
+func sameRun(a, b Manifest) error {
+	switch {
+	case a.Program != b.Program:
+		return fmt.Errorf("made by different programs (%s; %s)", a.Program, b.Program)
+	case a.ConfigSHA != b.ConfigSHA:
+		return fmt.Errorf("different configs (sha256 %.12s…; %.12s…)", a.ConfigSHA, b.ConfigSHA)
+	case a.Seed != b.Seed:
+		return fmt.Errorf("different run seeds (%d; %d)", a.Seed, b.Seed)
+	case !slices.Equal(a.Corpora, b.Corpora):
+		return errors.New("different corpora (checksums differ)")
+	case !slices.Equal(a.Strategies, b.Strategies):
+		return errors.New("different strategies (configuration hashes differ)")
+	case !slices.Equal(a.Cells, b.Cells) || !slices.Equal(a.Rules, b.Rules):
+		return errors.New("different rules or cells")
+	case a.Trace != b.Trace:
+		return errors.New("one recorded traces, the other did not")
+	}
+	return nil
+}
+
+// recordStream reads records one at a time.
+type recordStream struct {
+	f    *os.File
+	sc   *bufio.Scanner
+	line int
+	rec  Record
+}
+
+func openStream(path string) (*recordStream, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<16), maxLine)
+	return &recordStream{f: f, sc: sc}, nil
+}
+
+// next returns the next record, nil at the end.
+func (s *recordStream) next() (*Record, error) {
+	for s.sc.Scan() {
+		s.line++
+		b := s.sc.Bytes()
+		if len(strings.TrimSpace(string(b))) == 0 {
+			continue
+		}
+		rec, err := ParseRecord(b)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", s.line, err)
+		}
+		s.rec = rec
+		return &s.rec, nil
+	}
+	return nil, s.sc.Err()
+}
+
+func (s *recordStream) close() { s.f.Close() }

@@ -1,0 +1,193 @@
+package tournament
+
+import (
+	"math"
+	"slices"
+)
+
+// Alpha is the family-wise significance level of a report's pairwise
+// comparisons, held by Holm's procedure.
+const Alpha = 0.05
+
+// Row is one strategy × corpus × rules of a report.
+type Row struct {
+	Strategy   string  `json:"strategy"`
+	Corpus     string  `json:"corpus"`
+	CorpusSHA  string  `json:"corpus_sha256"`
+	Rules      string  `json:"rules"`
+	Applicable bool    `json:"applicable"`
+	NotApp     string  `json:"not_applicable,omitempty"`
+	Wins       int     `json:"wins"`
+	Games      int     `json:"games"`
+	Failures   int     `json:"failures"`
+	Rate       float64 `json:"rate"`
+	CILow      float64 `json:"ci_low"`
+	CIHigh     float64 `json:"ci_high"`
+	MeanPlaced float64 `json:"mean_placed"`
+	MsPerGame  float64 `json:"ms_per_game"` // timing: differs between runs
+}
+
+// Pair is the deck-by-deck comparison of two strategies on one corpus under
+// one set of rules, over the decks both played.
+type Pair struct {
+	Corpus  string `json:"corpus"`
+	Rules   string `json:"rules"`
+	A       string `json:"a"`
+	B       string `json:"b"`
+	Games   int    `json:"games"`
+	Both    int    `json:"both"`
+	OnlyA   int    `json:"only_a"`
+	OnlyB   int    `json:"only_b"`
+	Neither int    `json:"neither"`
+	// Diff is rate(A) − rate(B) on these decks, with its 95 % interval.
+	Diff   float64 `json:"diff"`
+	DiffLo float64 `json:"diff_low"`
+	DiffHi float64 `json:"diff_high"`
+	// P is the exact McNemar p-value; PHolm the Holm-adjusted one over all
+	// the report's pairs. Winner names the better strategy when PHolm < Alpha.
+	P      float64 `json:"p"`
+	PHolm  float64 `json:"p_holm"`
+	Winner string  `json:"winner,omitempty"`
+}
+
+// Report is what a tournament's records amount to.
+type Report struct {
+	Rows  []Row   `json:"rows"`
+	Pairs []Pair  `json:"pairs"`
+	Alpha float64 `json:"alpha"`
+}
+
+// Report summarises the tally: a row per cell, and for every corpus × rules
+// every pair of strategies that both played it, compared on the decks both
+// played.
+func (ta *Tally) Report() Report {
+	rep := Report{Alpha: Alpha}
+	for i, c := range ta.cells {
+		t := &ta.tally[i]
+		row := Row{Strategy: c.Entrant.Name, Corpus: c.Corpus.Name, CorpusSHA: c.Corpus.Checksum, Rules: c.Variant.Key(),
+			Applicable: c.Applicable, Wins: t.Wins, Games: t.Games, Failures: t.Failures}
+		if !c.Applicable {
+			row.NotApp = c.Reason
+		}
+		if t.Games > 0 {
+			row.Rate = float64(t.Wins) / float64(t.Games)
+			row.MeanPlaced = float64(t.Placed) / float64(t.Games)
+			row.MsPerGame = t.Micros / 1e3 / float64(t.Games)
+		}
+		row.CILow, row.CIHigh = Wilson(t.Wins, t.Games, Z95)
+		rep.Rows = append(rep.Rows, row)
+	}
+	// Pairs grouped by corpus and rules, strategies in the plan's order.
+	type group struct {
+		corpus  *Corpus
+		variant Variant
+	}
+	var groups []group
+	members := map[group][]int{}
+	seen := map[group]bool{}
+	for i, c := range ta.cells {
+		g := group{c.Corpus, c.Variant}
+		if !seen[g] {
+			seen[g] = true
+			groups = append(groups, g)
+		}
+		if c.Applicable {
+			members[g] = append(members[g], i)
+		}
+	}
+	for _, g := range groups {
+		m := members[g]
+		for x, i := range m {
+			for _, j := range m[x+1:] {
+				if p, ok := ta.pair(i, j); ok {
+					rep.Pairs = append(rep.Pairs, p)
+				}
+			}
+		}
+	}
+	ps := make([]float64, len(rep.Pairs))
+	for i := range rep.Pairs {
+		ps[i] = rep.Pairs[i].P
+	}
+	for i, adj := range Holm(ps) {
+		p := &rep.Pairs[i]
+		p.PHolm = adj
+		if adj < Alpha {
+			p.Winner = p.A
+			if p.OnlyB > p.OnlyA {
+				p.Winner = p.B
+			}
+		}
+	}
+	return rep
+}
+
+// pair compares cells i and j on the decks both played.
+func (ta *Tally) pair(i, j int) (Pair, bool) {
+	a, b := ta.cells[i], ta.cells[j]
+	xa, xb := &ta.tally[i], &ta.tally[j]
+	p := Pair{Corpus: a.Corpus.Name, Rules: a.Variant.Key(), A: a.Entrant.Name, B: b.Entrant.Name}
+	for w := range xa.Played {
+		both := xa.Played[w] & xb.Played[w]
+		wa, wb := xa.Won[w]&both, xb.Won[w]&both
+		p.Games += popcount(both)
+		p.Both += popcount(wa & wb)
+		p.OnlyA += popcount(wa &^ wb)
+		p.OnlyB += popcount(wb &^ wa)
+	}
+	if p.Games == 0 {
+		return p, false
+	}
+	p.Neither = p.Games - p.Both - p.OnlyA - p.OnlyB
+	p.Diff, p.DiffLo, p.DiffHi = PairedDiff(p.OnlyA, p.OnlyB, p.Games, Z95)
+	p.P = McNemarExact(p.OnlyA, p.OnlyB)
+	return p, true
+}
+
+func popcount(w uint64) int { return Bitset{w}.Count() }
+
+// PairedDiff is the difference between two success rates measured on the
+// same n decks, (b − c)/n for b decks won by A alone and c by B alone, with
+// its Wald interval for dependent proportions, whose variance is
+// ((b + c) − (b − c)²/n)/n² (A. Agresti, Categorical Data Analysis, 3rd ed.
+// (2013), sec. 11.1). The interval is clipped to [−1, 1].
+func PairedDiff(b, c, n int, z float64) (diff, lo, hi float64) {
+	if n <= 0 {
+		return 0, -1, 1
+	}
+	nf := float64(n)
+	diff = float64(b-c) / nf
+	v := (float64(b+c) - float64(float64(b-c)*float64(b-c))/nf) / float64(nf*nf)
+	half := z * math.Sqrt(max(v, 0))
+	return diff, max(diff-half, -1), min(diff+half, 1)
+}
+
+// Holm adjusts p-values for multiple comparisons by Holm's step-down
+// procedure (S. Holm, "A simple sequentially rejective multiple test
+// procedure", Scandinavian Journal of Statistics 6 (1979) 65–70): sorted
+// ascending, the i-th smallest (0-based) of m becomes max over j ≤ i of
+// min(1, (m − j)·p(j)). Rejecting where the adjusted value is below α holds
+// the family-wise error rate at α.
+func Holm(p []float64) []float64 {
+	m := len(p)
+	order := make([]int, m)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case p[a] < p[b]:
+			return -1
+		case p[a] > p[b]:
+			return 1
+		}
+		return 0
+	})
+	out := make([]float64, m)
+	run := 0.0
+	for i, k := range order {
+		run = max(run, min(1, float64(m-i)*p[k]))
+		out[k] = run
+	}
+	return out
+}

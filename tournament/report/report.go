@@ -1,0 +1,288 @@
+// Package report renders a tournament's report: the tables (text,
+// Markdown, CSV, JSON) and the chart of success rates. It is the edge where
+// tablewriter and gonum/plot live; package tournament computes what is shown.
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"io"
+	"path/filepath"
+	"strconv"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/calcsol/calcsol/internal/atomicfile"
+	"github.com/calcsol/calcsol/tournament"
+)
+
+// Formats are the formats Write knows.
+var Formats = []string{"table", "markdown", "csv", "json"}
+
+// Options say what Write shows.
+type Options struct {
+	// Timing shows ms per game (which differs between runs); off for
+	// reports that must be the same byte for byte.
+	Timing bool
+}
+
+// Write renders rep in format: "table" (boxes), "markdown", "csv" (the rows,
+// then the pairs after a blank line) or "json".
+func Write(w io.Writer, rep tournament.Report, format string, opt Options) error {
+	switch format {
+	case "json":
+		out := rep
+		if !opt.Timing {
+			out.Rows = append([]tournament.Row(nil), rep.Rows...)
+			for i := range out.Rows {
+				out.Rows[i].MsPerGame = 0
+			}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	case "csv":
+		// The CSV columns are the JSON fields: raw fractions, one value each.
+		cw := csv.NewWriter(w)
+		h := []string{"strategy", "corpus", "corpus_sha256", "rules", "applicable", "wins", "games", "failures", "rate", "ci_low", "ci_high", "mean_placed"}
+		if opt.Timing {
+			h = append(h, "ms_per_game")
+		}
+		_ = cw.Write(h)
+		for _, r := range rep.Rows {
+			c := []string{r.Strategy, r.Corpus, r.CorpusSHA, r.Rules, strconv.FormatBool(r.Applicable), strconv.Itoa(r.Wins), strconv.Itoa(r.Games),
+				strconv.Itoa(r.Failures), f(r.Rate, 6), f(r.CILow, 6), f(r.CIHigh, 6), f(r.MeanPlaced, 4)}
+			if opt.Timing {
+				c = append(c, f(r.MsPerGame, 4))
+			}
+			_ = cw.Write(c)
+		}
+		_ = cw.Write(nil)
+		_ = cw.Write([]string{"corpus", "rules", "a", "b", "games", "both", "only_a", "only_b", "neither", "diff", "diff_low", "diff_high", "p", "p_holm", "winner"})
+		for _, p := range rep.Pairs {
+			_ = cw.Write([]string{p.Corpus, p.Rules, p.A, p.B, strconv.Itoa(p.Games), strconv.Itoa(p.Both), strconv.Itoa(p.OnlyA), strconv.Itoa(p.OnlyB),
+				strconv.Itoa(p.Neither), f(p.Diff, 6), f(p.DiffLo, 6), f(p.DiffHi, 6), strconv.FormatFloat(p.P, 'g', -1, 64), strconv.FormatFloat(p.PHolm, 'g', -1, 64), p.Winner})
+		}
+		cw.Flush()
+		return cw.Error()
+	case "table", "markdown":
+		md := format == "markdown"
+		if err := table(w, md, rowHeader(opt), 3, len(rep.Rows), func(i int) []string { return rowCells(rep.Rows[i], opt) }); err != nil {
+			return err
+		}
+		if len(rep.Pairs) > 0 {
+			fmt.Fprintf(w, "\nPaired comparisons on the same decks (exact McNemar test; * marks the winner where significant at %g after Holm's correction over all %d pairs):\n", rep.Alpha, len(rep.Pairs))
+			if md {
+				fmt.Fprintln(w)
+			}
+			if err := table(w, md, pairHeader(), 4, len(rep.Pairs), func(i int) []string { return pairCells(rep.Pairs[i]) }); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("format %q: want one of table, markdown, csv, json", format)
+}
+
+func rowHeader(opt Options) []string {
+	h := []string{"strategy", "corpus", "rules", "wins", "games", "rate %", "95 % CI", "mean placed", "failures"}
+	if opt.Timing {
+		h = append(h, "ms/game")
+	}
+	return h
+}
+
+func rowCells(r tournament.Row, opt Options) []string {
+	if !r.Applicable {
+		c := []string{r.Strategy, r.Corpus, r.Rules, "", "", "n/a", "not applicable", "", ""}
+		if opt.Timing {
+			c = append(c, "")
+		}
+		return c
+	}
+	c := []string{r.Strategy, r.Corpus, r.Rules, strconv.Itoa(r.Wins), strconv.Itoa(r.Games),
+		f(100*r.Rate, 2), "[" + f(100*r.CILow, 2) + ", " + f(100*r.CIHigh, 2) + "]", f(r.MeanPlaced, 2)}
+	c = append(c, strconv.Itoa(r.Failures))
+	if opt.Timing {
+		c = append(c, f(r.MsPerGame, 4))
+	}
+	return c
+}
+
+func pairHeader() []string {
+	return []string{"corpus", "rules", "A", "B", "decks", "both", "only A", "only B", "neither", "A − B (points)", "95 % CI", "p", "p (Holm)", "winner"}
+}
+
+func pairCells(p tournament.Pair) []string {
+	c := []string{p.Corpus, p.Rules, p.A, p.B, strconv.Itoa(p.Games), strconv.Itoa(p.Both), strconv.Itoa(p.OnlyA), strconv.Itoa(p.OnlyB), strconv.Itoa(p.Neither)}
+	winner := ""
+	if p.Winner != "" {
+		winner = p.Winner + " *"
+	}
+	return append(c, fmt.Sprintf("%+.2f", 100*p.Diff), fmt.Sprintf("[%+.2f, %+.2f]", 100*p.DiffLo, 100*p.DiffHi), g(p.P), g(p.PHolm), winner)
+}
+
+func f(x float64, prec int) string { return strconv.FormatFloat(x, 'f', prec, 64) }
+
+// g formats a p-value; one below the smallest float64 shows as such.
+func g(x float64) string {
+	if x == 0 {
+		return "<1e-300"
+	}
+	return strconv.FormatFloat(x, 'g', 3, 64)
+}
+
+// table renders rows with tablewriter: boxes, or Markdown; the first left
+// columns are aligned left (names), the others right (figures).
+func table(w io.Writer, markdown bool, header []string, left, n int, row func(int) []string) error {
+	align := make([]tw.Align, len(header))
+	for i := range align {
+		align[i] = tw.AlignRight
+		if i < left || i == len(header)-1 && header[i] == "winner" {
+			align[i] = tw.AlignLeft
+		}
+	}
+	opts := []tablewriter.Option{tablewriter.WithHeaderAutoFormat(tw.Off), tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align})}
+	if markdown {
+		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
+	}
+	t := tablewriter.NewTable(w, opts...)
+	h := make([]any, len(header))
+	for i, s := range header {
+		h[i] = s
+	}
+	t.Header(h...)
+	rows := make([][]string, n)
+	for i := range rows {
+		rows[i] = row(i)
+	}
+	if err := t.Bulk(rows); err != nil {
+		return err
+	}
+	return t.Render()
+}
+
+// Chart draws the success rates with their Wilson intervals: one point per
+// strategy, grouped by corpus and rules along the x axis, as a PNG.
+func Chart(w io.Writer, rep tournament.Report) error {
+	var groups, strategies []string
+	gi, si := map[string]int{}, map[string]int{}
+	for _, r := range rep.Rows {
+		k := r.Corpus + "\n" + r.Rules
+		if _, ok := gi[k]; !ok {
+			gi[k] = len(groups)
+			groups = append(groups, k)
+		}
+		if _, ok := si[r.Strategy]; !ok {
+			si[r.Strategy] = len(strategies)
+			strategies = append(strategies, r.Strategy)
+		}
+	}
+	p := plot.New()
+	p.Title.Text = "Success rate with its Wilson 95 % interval"
+	p.Y.Label.Text = "games won (%)"
+	p.Y.Min = 0
+	p.Legend.Top = true
+	p.Add(plotter.NewGrid())
+	width := 0.7
+	for s, name := range strategies {
+		var pts errPoints
+		for _, r := range rep.Rows {
+			if r.Strategy != name || !r.Applicable || r.Games == 0 {
+				continue
+			}
+			x := float64(gi[r.Corpus+"\n"+r.Rules]) - width/2 + width*(float64(s)+0.5)/float64(len(strategies))
+			y := 100 * r.Rate
+			pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: y})
+			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{y - 100*r.CILow, 100*r.CIHigh - y})
+		}
+		if len(pts.XYs) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(pts.XYs)
+		if err != nil {
+			return err
+		}
+		c := plotutil.Color(s)
+		sc.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(3), Shape: plotutil.Shape(s)}
+		eb, err := plotter.NewYErrorBars(pts)
+		if err != nil {
+			return err
+		}
+		eb.LineStyle.Color = c
+		p.Add(sc, eb)
+		p.Legend.Add(name, sc)
+	}
+	p.NominalX(groups...)
+	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
+	p.Y.Max = max(p.Y.Max, 10) * 1.15 // room for the legend
+	p.BackgroundColor = color.White
+	wt, err := p.WriterTo(vg.Length(max(6, 1.6*float64(len(groups))))*vg.Inch, 4.5*vg.Inch, "png")
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if _, err := wt.WriteTo(&b); err != nil {
+		return err
+	}
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+type errPoints struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// Summary files of a report directory.
+const (
+	SummaryMarkdown = "summary.md"
+	SummaryJSON     = "summary.json"
+	ChartPNG        = "rates.png"
+)
+
+// WriteFiles writes the summaries of rep into the report directory dir:
+// summary.md (the tables, without timing, so that a merged report is the same
+// byte for byte), summary.json (with ms per game, the one timing field) and
+// rates.png (Chart). m heads summary.md with what produced the report.
+func WriteFiles(dir string, rep tournament.Report, m tournament.Manifest) error {
+	var md bytes.Buffer
+	fmt.Fprintf(&md, "# Tournament report\n\nProgram: %s. Config sha256 %s, run seed %d.\n\n", m.Program, m.ConfigSHA, m.Seed)
+	for _, c := range m.Corpora {
+		fmt.Fprintf(&md, "- corpus %s: %d decks, sha256 %s (%s)\n", c.Name, c.Decks, c.SHA, c.Source)
+	}
+	for _, s := range m.Strategies {
+		fmt.Fprintf(&md, "- strategy %s: %s (config hash %s)\n", s.Name, s.Spec, s.Hash)
+	}
+	md.WriteString("\n")
+	if err := Write(&md, rep, "markdown", Options{}); err != nil {
+		return err
+	}
+	var js bytes.Buffer
+	if err := Write(&js, rep, "json", Options{Timing: true}); err != nil {
+		return err
+	}
+	var png bytes.Buffer
+	if err := Chart(&png, rep); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{SummaryMarkdown, md.Bytes()}, {SummaryJSON, js.Bytes()}, {ChartPNG, png.Bytes()}} {
+		if err := atomicfile.Write(filepath.Join(dir, f.name), f.data); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,283 @@
+package tournament
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/calcsol/calcsol/solver"
+)
+
+// RunOptions say how Run plays.
+type RunOptions struct {
+	// Workers is the number of goroutines, each with its own session;
+	// <= 0 means runtime.GOMAXPROCS(0).
+	Workers int
+	// Shard restricts the run to a share of the decks (zero: all).
+	Shard Shard
+	// Skip is the number of games at the start of the run's order that are
+	// already recorded (a resumed run): they are not played again.
+	Skip int
+	// Trace records every game's moves in Record.Trace.
+	Trace bool
+	// Progress, if set, is called from the writing goroutine after each
+	// batch of records with the games done (Skip included) and the total.
+	Progress func(done, total int)
+}
+
+// Sink receives the records of a run in the run's order (Tournament.Cells,
+// decks ascending), from one goroutine. An error stops the run.
+type Sink interface {
+	Write(recs []Record) error
+}
+
+// SinkFunc adapts a function to a Sink.
+type SinkFunc func(recs []Record) error
+
+// Write implements Sink.
+func (f SinkFunc) Write(recs []Record) error { return f(recs) }
+
+// job is a chunk of one cell's games, in the run's order (seq).
+type job struct {
+	seq   int
+	cell  int
+	decks []solver.Deck
+	index []int // deck indices in the corpus
+	res   []solver.Result
+	recs  []Record
+	spent time.Duration
+}
+
+// Run plays the tournament's games (those of opt.Shard, after the first
+// opt.Skip) and hands their records to sink in order. Workers play chunks of
+// games in parallel; the records are released in order as soon as every
+// earlier chunk is done, so a run stopped at any point has written a prefix
+// of its order, and a run that resumes with Skip set to that prefix's length
+// ends with exactly the records of an uninterrupted run.
+//
+// Memory does not grow with the number of decks: a bounded number of chunks
+// is in flight, and generated corpora are generated as they are played.
+// Cancelling ctx stops the run after the chunks in play; Run then returns
+// ctx's error, and everything before the first unfinished chunk has been
+// written.
+func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	total := t.Games(opt.Shard)
+	if opt.Skip > total {
+		return fmt.Errorf("tournament: %d games recorded, more than the %d of the run", opt.Skip, total)
+	}
+	chunk := min(max(total/(workers*16), 1), maxChunk)
+	for _, c := range t.cells {
+		if c.Applicable {
+			chunk = max(chunk, c.Entrant.batch())
+		}
+	}
+	window := 4 * workers
+	free := make(chan *job, window)
+	for range window {
+		free <- &job{}
+	}
+	jobs := make(chan *job)
+	done := make(chan *job, window)
+
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+
+	// The producer walks the cells and their decks in order and hands out
+	// chunks; generated corpora are generated here, once per cell.
+	go func() {
+		defer close(jobs)
+		seq, game := 0, 0
+		for ci := range t.cells {
+			c := &t.cells[ci]
+			if !c.Applicable {
+				continue
+			}
+			n := opt.Shard.count(c.Corpus.Len)
+			if game+n <= opt.Skip {
+				game += n
+				continue
+			}
+			var j *job
+			send := func() bool {
+				select {
+				case jobs <- j:
+					j = nil
+					return true
+				case <-ctx.Done():
+					return false
+				}
+			}
+			stopped := false
+			c.Corpus.each(func(i int, d *solver.Deck) bool {
+				if !opt.Shard.Has(i) {
+					return true
+				}
+				game++
+				if game <= opt.Skip {
+					return true
+				}
+				if j == nil {
+					select {
+					case j = <-free:
+					case <-ctx.Done():
+						stopped = true
+						return false
+					}
+					j.seq, j.cell = seq, ci
+					j.decks, j.index = j.decks[:0], j.index[:0]
+					seq++
+				}
+				j.decks = append(j.decks, *d)
+				j.index = append(j.index, i)
+				if len(j.decks) == chunk && !send() {
+					stopped = true
+					return false
+				}
+				return true
+			})
+			if stopped || (j != nil && !send()) {
+				return
+			}
+		}
+	}()
+
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			w := runner{t: t, opt: opt}
+			defer w.close()
+			for j := range jobs {
+				if ctx.Err() != nil {
+					continue
+				}
+				if err := w.play(ctx, j); err != nil {
+					cancel(err)
+					continue
+				}
+				done <- j
+			}
+		})
+	}
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+
+	// The writer releases the chunks in order.
+	pending := map[int]*job{}
+	next, written := 0, opt.Skip
+	var werr error
+	for j := range done {
+		pending[j.seq] = j
+		for {
+			j, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			if werr == nil && ctx.Err() == nil {
+				if werr = sink.Write(j.recs); werr != nil {
+					cancel(werr)
+				}
+				written += len(j.recs)
+				if opt.Progress != nil {
+					opt.Progress(written, total)
+				}
+			}
+			free <- j
+		}
+	}
+	if werr != nil {
+		return werr
+	}
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return nil
+}
+
+// runner is one worker: a session for the cell it is playing, reused while
+// the chunks it takes belong to that cell.
+type runner struct {
+	t      *Tournament
+	opt    RunOptions
+	cell   int
+	sess   solver.Session
+	player solver.Player
+	deals  []solver.Deal
+}
+
+func (w *runner) close() {
+	if w.sess != nil {
+		_ = w.sess.Close()
+		w.sess = nil
+	}
+}
+
+func (w *runner) play(ctx context.Context, j *job) error {
+	c := &w.t.cells[j.cell]
+	if w.sess == nil || w.cell != j.cell {
+		w.close()
+		sess, err := startSession(ctx, c.Entrant.Strategy, c.Variant.Rules)
+		if err != nil {
+			return fmt.Errorf("strategy %s, rules %s: %w", c.Entrant.Name, c.Variant.Key(), err)
+		}
+		w.sess, w.cell = sess, j.cell
+		// A fresh Player per cell: solver.Player's buffers, grown by a
+		// Chooser's games, are not ready for another session's lockstep
+		// batches (a Player reused across the two kinds panics).
+		w.player = solver.Player{}
+	}
+	n := len(j.decks)
+	if cap(j.res) < n {
+		j.res = make([]solver.Result, n)
+		j.recs = make([]Record, n)
+	}
+	j.res, j.recs = j.res[:n], j.recs[:n]
+	batch := c.Entrant.batch()
+	popt := solver.PlayOptions{Record: w.opt.Trace, Budget: c.Variant.Budget}
+	start := time.Now()
+	for lo := 0; lo < n; lo += batch {
+		hi := min(lo+batch, n)
+		w.deals = w.deals[:0]
+		for i := lo; i < hi; i++ {
+			w.deals = append(w.deals, solver.Deal{Deck: &j.decks[i], Game: solver.GameID(j.index[i]),
+				Seed: mix(c.seed ^ uint64(j.index[i]))})
+		}
+		if err := w.player.Play(ctx, w.sess, c.Variant.Rules, w.deals, j.res[lo:hi], popt); err != nil {
+			return err
+		}
+		if w.player.Panicked {
+			// The session may be left in any state: start a fresh one.
+			w.close()
+			sess, err := startSession(ctx, c.Entrant.Strategy, c.Variant.Rules)
+			if err != nil {
+				return err
+			}
+			w.sess = sess
+		}
+	}
+	each := float64(time.Since(start).Nanoseconds()) / 1e3 / float64(n)
+	key := c.Variant.Key()
+	for i := range j.res {
+		g := &j.res[i]
+		r := Record{V: RecordVersion, Strategy: c.Entrant.Name, Corpus: c.Corpus.Name, CorpusSHA: c.Corpus.Checksum,
+			Rules: key, Deck: j.index[i], Won: g.Won, Placed: g.Placed, Failed: g.Failed, End: g.Reason,
+			Micros: max(each, 0.01), cell: j.cell}
+		if g.Failed && r.End == "" {
+			r.End = "failed"
+		}
+		if g.Trace != nil {
+			r.Trace = solver.FormatTrace(g.Trace, c.Variant.Rules)
+		}
+		j.recs[i] = r
+	}
+	return nil
+}
