@@ -8,18 +8,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/internal/atomicfile"
+	"github.com/calcsol/calcsol/internal/interrupt"
+	"github.com/calcsol/calcsol/internal/progress"
 	"github.com/calcsol/calcsol/tournament"
 	"github.com/calcsol/calcsol/tournament/report"
 )
@@ -221,7 +220,7 @@ func runTournament(cmd *cobra.Command, args []string) error {
 // signalContext is cmd's context, cancelled by Ctrl-C or SIGTERM, so that a
 // run stops cleanly with what is done.
 func signalContext(cmd *cobra.Command) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(contextOf(cmd), os.Interrupt, syscall.SIGTERM)
+	return interrupt.Context(contextOf(cmd))
 }
 
 // contextOf is cmd's context, or the background.
@@ -289,13 +288,16 @@ func (r *tournamentRun) play(ctx context.Context, m tournament.Manifest) error {
 		fmt.Fprintf(r.stderr, "resuming: %d of %d games recorded; playing the other %d\n", skip, total, total-skip)
 	}
 	opt := tournament.RunOptions{Workers: r.workers, Shard: r.shard, Skip: skip, Trace: r.trace}
-	if isTerminal(os.Stderr) && r.stderr == io.Writer(os.Stderr) {
-		opt.Progress = progressPrinter(r.stderr, skip, time.Now)
+	// The shared progress line (games done, games/s, time left), drawn only
+	// when standard error is a terminal; Run reports from one goroutine.
+	bar := progress.Start(r.stderr, "games", int64(total-skip))
+	last := skip
+	opt.Progress = func(done, _ int) {
+		bar.Add(int64(done - last))
+		last = done
 	}
 	err := r.t.Run(ctx, ta.Sink(sink), opt)
-	if opt.Progress != nil {
-		opt.Progress(-1, total) // clear the line
-	}
+	bar.Stop() // clears the line
 	if err != nil {
 		if ctx.Err() != nil && r.dir != "" {
 			done := 0
@@ -319,35 +321,4 @@ func (r *tournamentRun) play(ctx context.Context, m tournament.Manifest) error {
 		}
 	}
 	return nil
-}
-
-// isTerminal reports whether f is a terminal (a character device).
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// progressPrinter shows games done, games/s and time left on w, one line
-// rewritten in place, from the third second on and at most 5 times a
-// second; done < 0 clears the line. It is the one place that draws progress.
-func progressPrinter(w io.Writer, skipped int, clock func() time.Time) func(done, total int) {
-	start := clock()
-	var last time.Time
-	shown := false
-	return func(done, total int) {
-		if done < 0 {
-			if shown {
-				fmt.Fprint(w, "\r\033[K")
-			}
-			return
-		}
-		now := clock()
-		if now.Sub(start) < 2*time.Second || now.Sub(last) < 200*time.Millisecond {
-			return
-		}
-		last, shown = now, true
-		rate := float64(done-skipped) / now.Sub(start).Seconds()
-		left := time.Duration(float64(total-done) / max(rate, 1e-9) * float64(time.Second)).Round(time.Second)
-		fmt.Fprintf(w, "\r\033[K%d/%d games, %.0f games/s, %v left", done, total, rate, left)
-	}
 }

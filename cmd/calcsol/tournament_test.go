@@ -273,27 +273,6 @@ func docShardLines(t *testing.T) []string {
 	return out
 }
 
-// Progress appears from the third second on, at most 5 times a second, with
-// games done, games/s (of this run: resumed games aside) and time left.
-func TestProgressPrinter(t *testing.T) {
-	var b strings.Builder
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
-	p := progressPrinter(&b, 1000, clock)
-	for _, step := range []struct {
-		after time.Duration
-		done  int
-	}{{time.Second, 2000}, {time.Second, 3000}, {100 * time.Millisecond, 3100}, {900 * time.Millisecond, 4000}} {
-		now = now.Add(step.after)
-		p(step.done, 10000)
-	}
-	p(-1, 10000)
-	want := "\r\033[K3000/10000 games, 1000 games/s, 7s left" + "\r\033[K4000/10000 games, 1000 games/s, 6s left" + "\r\033[K"
-	if b.String() != want {
-		t.Errorf("progress %q, want %q", b.String(), want)
-	}
-}
-
 // Ctrl-C (SIGINT) stops a run cleanly: every record written is complete,
 // and the command says how many and how to resume.
 func TestTournamentInterrupt(t *testing.T) {
