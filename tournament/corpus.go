@@ -7,11 +7,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/calcsol/calcsol/decks/cards"
@@ -83,22 +80,13 @@ func ShippedCorpora() []string { return corpora.Names() }
 // LoadCorpus reads a corpus file, or, when no file of that name exists, the
 // shipped corpus of that name (ShippedCorpora). name labels it in reports.
 func LoadCorpus(name, fileOrShipped string) (*Corpus, error) {
-	if st, err := os.Stat(fileOrShipped); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("corpus %s: a directory, not a corpus file", fileOrShipped)
+	data, err := corpus.Resolve(fileOrShipped)
+	if err != nil {
+		return nil, err
 	}
-	data, err := os.ReadFile(fileOrShipped)
 	source := "file " + fileOrShipped
-	switch {
-	case err == nil:
-	case errors.Is(err, fs.ErrNotExist) && slices.Contains(corpora.Names(), strings.TrimSuffix(fileOrShipped, ".txt")):
-		if data, err = corpora.Bytes(fileOrShipped); err != nil {
-			return nil, err
-		}
+	if _, serr := os.Stat(fileOrShipped); serr != nil {
 		source = "shipped " + strings.TrimSuffix(fileOrShipped, ".txt")
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("corpus %s: no such file, and no built-in corpus of that name (have %s)", fileOrShipped, strings.Join(corpora.Names(), ", "))
-	default:
-		return nil, fmt.Errorf("corpus %s: %w", fileOrShipped, err)
 	}
 	c, err := corpus.Read(bytes.NewReader(data), fileOrShipped)
 	if err != nil {

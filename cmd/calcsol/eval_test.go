@@ -191,7 +191,7 @@ func TestEvalBadInput(t *testing.T) {
 		want string
 	}{
 		{"bad corpus line", []string{"--corpus", "testdata/eval/bad.txt"}, "corpus testdata/eval/bad.txt line 3: "},
-		{"unknown corpus", []string{"--corpus", "no-such-corpus"}, "corpus no-such-corpus: no such file, and no built-in corpus of that name (have "},
+		{"unknown corpus", []string{"--corpus", "no-such-corpus"}, "corpus no-such-corpus: no such file, and no shipped corpus of that name (have "},
 		{"directory", []string{"--corpus", "testdata"}, "corpus testdata: a directory"},
 		{"workers", []string{"--corpus", smallCorpus, "--workers", "0"}, "--workers 0: want at least 1"},
 		{"stacks", []string{"--corpus", smallCorpus, "--stacks", "9"}, "9 stacks"},

@@ -35,8 +35,17 @@ func Resolve(arg string) ([]byte, error) {
 	if b, cerr := corpora.Bytes(arg); cerr == nil {
 		return b, nil
 	}
-	return nil, fmt.Errorf("%w %s: no such file, and no shipped corpus of that name (have %s)", ErrNotFound, arg, strings.Join(corpora.Names(), ", "))
+	return nil, notFound(arg)
 }
+
+// notFound is ErrNotFound for one name, said in full.
+type notFound string
+
+func (e notFound) Error() string {
+	return fmt.Sprintf("corpus %s: no such file, and no shipped corpus of that name (have %s)", string(e), strings.Join(corpora.Names(), ", "))
+}
+
+func (e notFound) Is(target error) bool { return target == ErrNotFound }
 
 // Load reads the corpus arg names (see Resolve) with every check of Read;
 // it returns the raw bytes too, for comparisons byte by byte.
