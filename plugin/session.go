@@ -98,14 +98,17 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 			return ctx.Err()
 		}
 		st, _ := status.FromError(err)
+		code := st.Code()
 		switch {
-		case timedOut:
-			ss.stop()
-			return fmt.Errorf("plugin gave no answer within %v (%d decisions × %v); killed it", limit, len(reqs), ss.s.cfg.Timeout)
-		case ss.p.exited() || st.Code() == codes.Unavailable || st.Code() == codes.Canceled:
+		case ss.p.exited() || code == codes.Unavailable:
 			reason := ss.p.stderr.suffix()
 			ss.stop()
 			return fmt.Errorf("plugin exited: %v%s", st.Message(), reason)
+		case timedOut || code == codes.DeadlineExceeded || code == codes.Canceled:
+			// The plugin's side of gRPC may give up on the deadline (it
+			// knows it) a moment before ours does.
+			ss.stop()
+			return fmt.Errorf("plugin gave no answer within %v (%d decisions × %v); killed it", limit, len(reqs), ss.s.cfg.Timeout)
 		default:
 			// The plugin answered with an error: it is alive and may
 			// answer the next batch.
