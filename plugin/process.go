@@ -25,6 +25,7 @@ type process struct {
 	cmd      *exec.Cmd
 	strategy proto.StrategyClient
 	stderr   *tail
+	sockDir  string
 	once     sync.Once
 }
 
@@ -39,11 +40,18 @@ func (s *Strategy) startProcess(ctx context.Context, r solver.Rules) (*process, 
 	if err := s.checkFile(); err != nil {
 		return nil, nil, err
 	}
+	// The plugin makes its socket in a directory of ours, removed with the
+	// process: a killed plugin cannot remove it itself.
+	sockDir, err := os.MkdirTemp("", "calcsol-plugin-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("plugin %s: %w", s.argv[0], err)
+	}
 	cmd := exec.Command(s.argv[0], s.argv[1:]...)
+	cmd.Env = []string{goplugin.EnvUnixSocketDir + "=" + sockDir} // go-plugin adds ours after
 	// Its own process group, so that killing the group ends whatever the
 	// plugin started, and a Ctrl-C in a terminal reaches calcsol only.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &process{cmd: cmd, stderr: &tail{}}
+	p := &process{cmd: cmd, stderr: &tail{}, sockDir: sockDir}
 	cc := &goplugin.ClientConfig{
 		HandshakeConfig:  proto.Handshake,
 		Plugins:          goplugin.PluginSet{proto.PluginName: &proto.GRPCPlugin{}},
@@ -112,6 +120,7 @@ func (p *process) kill() {
 			_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
 		}
 		p.client.Kill()
+		_ = os.RemoveAll(p.sockDir)
 		live.Lock()
 		delete(live.m, p)
 		live.Unlock()

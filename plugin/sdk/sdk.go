@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -44,6 +45,7 @@ func ServeServer(srv proto.StrategyServer) {
 		HandshakeConfig: proto.Handshake,
 		Plugins:         goplugin.PluginSet{proto.PluginName: &proto.GRPCPlugin{Impl: srv}},
 		GRPCServer:      goplugin.DefaultGRPCServer,
+		Logger:          hclog.New(&hclog.LoggerOptions{Level: hclog.Warn, Output: os.Stderr}),
 	})
 	os.Exit(0)
 }
