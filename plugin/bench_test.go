@@ -3,6 +3,8 @@ package plugin_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -74,6 +76,10 @@ func BenchmarkThroughput(b *testing.B) {
 		b.Fatal(err)
 	}
 	want := playAll(b, in, ds, r, 2, 256)
+	workers := 2
+	if w, _ := strconv.Atoi(os.Getenv("PLUGIN_BENCH_WORKERS")); w > 0 {
+		workers = w
+	}
 	cases := []struct {
 		name  string
 		s     solver.Strategy
@@ -91,7 +97,7 @@ func BenchmarkThroughput(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			games := 0
 			for b.Loop() {
-				if w := playAll(b, c.s, ds, r, 2, c.batch); w != want {
+				if w := playAll(b, c.s, ds, r, workers, c.batch); w != want {
 					b.Fatalf("%d wins, in process %d", w, want)
 				}
 				games += len(ds)

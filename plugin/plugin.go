@@ -259,7 +259,10 @@ func (s *Strategy) Start(ctx context.Context, r solver.Rules) (solver.Session, e
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
-	sess := &session{s: s, rules: r, seen: map[solver.GameID]struct{}{}}
+	sess := &session{s: s, rules: r, first: solver.DeckSize - 1}
+	if r.Preplaced {
+		sess.first -= solver.Tables
+	}
 	err := sess.launch(ctx)
 	switch {
 	case errors.Is(err, solver.ErrNotApplicable):

@@ -26,8 +26,8 @@ type session struct {
 	gaveUp   error // set: every batch fails with this
 	closed   bool
 
-	seen  map[solver.GameID]struct{} // games that have had a decision
-	ended []uint64                   // games over, not yet told to the plugin
+	first int      // the stock's length at a game's first decision
+	ended []uint64 // games over, not yet told to the plugin
 	blob  []byte
 }
 
@@ -67,7 +67,6 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 		ss.restarts++
 		// The games the old process knew are over (a failed batch fails all
 		// its games), so the new one starts afresh.
-		clear(ss.seen)
 		ss.ended = ss.ended[:0]
 		if err := ss.launch(ctx); err != nil {
 			if ctx.Err() == nil {
@@ -78,13 +77,14 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 	}
 	ss.blob = ss.blob[:0]
 	for i := range reqs {
-		g := reqs[i].Game
+		// A game's first decision is the only one with a full stock less
+		// the drawn card: every move places the drawn card or a stack top,
+		// and a stack is empty until a drawn card went there.
 		var flags byte
-		if _, ok := ss.seen[g]; !ok {
-			ss.seen[g] = struct{}{}
+		if reqs[i].Position.StockLen() == ss.first {
 			flags = proto.FirstDecision
 		}
-		ss.blob = proto.AppendObservation(ss.blob, uint64(g), reqs[i].Seed, flags, reqs[i].Position)
+		ss.blob = proto.AppendObservation(ss.blob, uint64(reqs[i].Game), reqs[i].Seed, flags, reqs[i].Position)
 	}
 	limit := ss.s.cfg.Timeout * time.Duration(len(reqs))
 	dctx, cancel := context.WithTimeout(ctx, limit)
@@ -142,10 +142,7 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 // next batch, not in a round trip of their own.
 func (ss *session) End(_ context.Context, games []solver.GameID) error {
 	for _, g := range games {
-		if _, ok := ss.seen[g]; ok {
-			delete(ss.seen, g)
-			ss.ended = append(ss.ended, uint64(g))
-		}
+		ss.ended = append(ss.ended, uint64(g))
 	}
 	return nil
 }

@@ -17,7 +17,19 @@ from calcsol_plugin import TABLES, serve, stack_to_table, to_stack, to_table
 class LowestStack:
     name = "lowest-stack"
 
+    def __init__(self):
+        # State per game, to show the hooks: the moves each game in play has
+        # made. (A KeyError for a game that never began fails that game.)
+        self.moves = {}
+
+    def begin(self, game):
+        self.moves[game] = 0
+
+    def end(self, game):
+        self.moves.pop(game, None)
+
     def choose(self, pos, game, seed):
+        self.moves[game] += 1
         for s in range(len(pos.stacks)):
             top = pos.top(s)
             if top:

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"sync"
 	"time"
 
@@ -41,6 +42,7 @@ func Serve(s solver.Strategy) {
 // most plugins want Serve.
 func ServeServer(srv proto.StrategyServer) {
 	go watchParent(os.Getppid(), 200*time.Millisecond)
+	startProfile()
 	goplugin.Serve(&goplugin.ServeConfig{
 		HandshakeConfig: proto.Handshake,
 		Plugins:         goplugin.PluginSet{proto.PluginName: &proto.GRPCPlugin{Impl: srv}},
@@ -200,8 +202,43 @@ func (s *Server) Close(context.Context, *proto.CloseRequest) (*proto.CloseRespon
 	}
 	err := s.sess.Close()
 	s.sess = nil
+	stopProfile()
 	if err != nil {
 		return nil, status.Errorf(codes.Internal, "close: %v", err)
 	}
 	return &proto.CloseResponse{}, nil
+}
+
+// ProfileEnv names the environment variable that, set to a file name, makes
+// the plugin write a CPU profile of its session there (go tool pprof reads
+// it); the profile is written when the session closes. With several
+// sessions, each process appends its pid to the name.
+const ProfileEnv = "CALCSOL_PLUGIN_CPUPROFILE"
+
+var profile *os.File
+
+func startProfile() {
+	name := os.Getenv(ProfileEnv)
+	if name == "" {
+		return
+	}
+	f, err := os.Create(fmt.Sprintf("%s.%d", name, os.Getpid()))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "plugin: cpu profile:", err)
+		return
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintln(os.Stderr, "plugin: cpu profile:", err)
+		f.Close()
+		return
+	}
+	profile = f
+}
+
+func stopProfile() {
+	if profile != nil {
+		pprof.StopCPUProfile()
+		profile.Close()
+		profile = nil
+	}
 }
