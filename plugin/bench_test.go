@@ -85,7 +85,7 @@ func BenchmarkThroughput(b *testing.B) {
 		s     solver.Strategy
 		batch int
 	}{{"in-process", in, 256}}
-	for _, batch := range []int{1, 64, 1024} {
+	for _, batch := range []int{1, 64, 1024, 4096} {
 		p := newPlugin(b, plugin.Config{Command: calcsol + " plugin serve priority", Batch: batch})
 		cases = append(cases, struct {
 			name  string
