@@ -17,6 +17,30 @@ var Handshake = goplugin.HandshakeConfig{
 	MagicCookieValue: MagicCookieValue,
 }
 
+// A batch's blob is tens to hundreds of kilobytes: with gRPC's default
+// 64 KB flow-control window and 32 KB buffers, one request would wait for
+// window updates and take many system calls.
+const (
+	window = 4 << 20
+	buffer = 256 << 10
+)
+
+// DialOptions are the host's gRPC options for the plugin's connection.
+func DialOptions() []grpc.DialOption {
+	return []grpc.DialOption{
+		grpc.WithInitialWindowSize(window), grpc.WithInitialConnWindowSize(window),
+		grpc.WithReadBufferSize(buffer), grpc.WithWriteBufferSize(buffer),
+	}
+}
+
+// NewGRPCServer makes the plugin's gRPC server, with opts (go-plugin's)
+// and the window and buffer sizes that suit large batches.
+func NewGRPCServer(opts []grpc.ServerOption) *grpc.Server {
+	opts = append(opts, grpc.InitialWindowSize(window), grpc.InitialConnWindowSize(window),
+		grpc.ReadBufferSize(buffer), grpc.WriteBufferSize(buffer))
+	return grpc.NewServer(opts...)
+}
+
 // GRPCPlugin is the strategy service as a go-plugin plugin: a plugin serves
 // Impl; the host gets a StrategyClient from it.
 type GRPCPlugin struct {

@@ -46,7 +46,7 @@ func ServeServer(srv proto.StrategyServer) {
 	goplugin.Serve(&goplugin.ServeConfig{
 		HandshakeConfig: proto.Handshake,
 		Plugins:         goplugin.PluginSet{proto.PluginName: &proto.GRPCPlugin{Impl: srv}},
-		GRPCServer:      goplugin.DefaultGRPCServer,
+		GRPCServer:      proto.NewGRPCServer,
 		Logger:          hclog.New(&hclog.LoggerOptions{Level: hclog.Warn, Output: os.Stderr}),
 	})
 	os.Exit(0)
