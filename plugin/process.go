@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/hashicorp/go-hclog"
@@ -70,9 +71,7 @@ func (s *Strategy) startProcess(ctx context.Context, r solver.Rules) (*process, 
 		cc.SecureConfig = &goplugin.SecureConfig{Checksum: sum, Hash: newSHA256()}
 	}
 	p.client = goplugin.NewClient(cc)
-	live.Lock()
-	live.m[p] = struct{}{}
-	live.Unlock()
+	track(p)
 
 	fail := func(what string, err error) (*process, *solver.Info, error) {
 		p.kill()
@@ -122,20 +121,25 @@ func (p *process) kill() {
 		}
 		p.client.Kill()
 		_ = os.RemoveAll(p.sockDir)
-		live.Lock()
-		delete(live.m, p)
-		live.Unlock()
+		untrack(p)
 	})
 }
 
-// ExitOnSignal makes the program kill every plugin process and exit when it
-// gets SIGINT or SIGTERM (status 128 + the signal's number). Commands that
-// may run plugins call it once at start.
-func ExitOnSignal() {
-	c := make(chan os.Signal, 1)
-	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+// While plugin processes run, SIGINT and SIGTERM kill them all and end the
+// program with status 128 + the signal's number: a plugin never outlives an
+// interrupted calcsol. The handler is installed only while a plugin runs, so
+// a program's own handling of those signals is untouched otherwise; with
+// plugins running, an interrupted run ends as if killed (a tournament resumes
+// from its records as after kill -9).
+var (
+	signals  = make(chan os.Signal, 1)
+	stopping atomic.Bool
+)
+
+func init() {
 	go func() {
-		sig := <-c
+		sig := <-signals
+		stopping.Store(true)
 		KillAll()
 		n := 1
 		if s, ok := sig.(syscall.Signal); ok {
@@ -143,6 +147,29 @@ func ExitOnSignal() {
 		}
 		os.Exit(n)
 	}()
+}
+
+// track records a started process; the first one installs the handler.
+func track(p *process) {
+	live.Lock()
+	defer live.Unlock()
+	if len(live.m) == 0 {
+		signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	}
+	live.m[p] = struct{}{}
+}
+
+// untrack forgets a killed process; the last one removes the handler.
+func untrack(p *process) {
+	live.Lock()
+	defer live.Unlock()
+	if _, ok := live.m[p]; !ok {
+		return
+	}
+	delete(live.m, p)
+	if len(live.m) == 0 && !stopping.Load() {
+		signal.Stop(signals)
+	}
 }
 
 // tail keeps the last bytes a plugin wrote to stderr, for error reasons.

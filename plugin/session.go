@@ -93,6 +93,12 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 	cancel()
 	ss.ended = ss.ended[:0]
 	if err != nil {
+		if stopping.Load() {
+			// The program is being interrupted and is killing its plugins:
+			// this failure is not the plugin's, and no game may be recorded
+			// as failed for it. The program exits in a moment.
+			select {}
+		}
 		if ctx.Err() != nil {
 			ss.stop()
 			return ctx.Err()

@@ -5,15 +5,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/calcsol/calcsol/plugin"
 	"github.com/calcsol/calcsol/plugin/sdk"
 	"github.com/calcsol/calcsol/strategies"
 )
 
 func init() {
-	// A plugin process is killed with calcsol on Ctrl-C and SIGTERM.
-	plugin.ExitOnSignal()
-
 	pluginCmd := &cobra.Command{
 		Use:   "plugin",
 		Short: "Strategy plugins: serve a built-in strategy over the plugin protocol",
