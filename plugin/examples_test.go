@@ -72,7 +72,7 @@ func TestPythonPlugin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := newPlugin(t, plugin.Config{Command: python + " ../examples/pyplugin/plugin.py"})
+		p := newPlugin(t, plugin.Config{Command: python + " ../examples/pyplugin/plugin.py", Timeout: patient})
 		sum, got, err := tournament.Evaluate(context.Background(), ds, r, p, tournament.Options{Batch: 64})
 		if err != nil {
 			t.Fatal(err)
@@ -99,7 +99,7 @@ func TestGoExample(t *testing.T) {
 	ds := shippedDecks(t, "uniform-1000", 300)
 	var runs [][]tournament.DeckResult
 	for _, batch := range []int{1, 100} {
-		p := newPlugin(t, plugin.Config{Command: bin})
+		p := newPlugin(t, plugin.Config{Command: bin, Timeout: patient})
 		sum, res, err := tournament.Evaluate(context.Background(), ds, solver.DefaultRules(), p, tournament.Options{Batch: batch})
 		if err != nil {
 			t.Fatal(err)

@@ -39,6 +39,9 @@ const (
 	DefaultBatch        = 256
 	MaxBatch            = 16384
 	DefaultStartTimeout = 20 * time.Second
+	// MinBatchTimeout is the least time a batch is given, however small:
+	// a round trip alone can take tens of milliseconds on a loaded machine.
+	MinBatchTimeout = time.Second
 	// MaxRestarts is how many times a session starts its plugin again after
 	// the process crashed, hung or was killed; after that every batch fails
 	// at once with the last reason.
@@ -55,7 +58,8 @@ type Config struct {
 	// differs.
 	SHA256 string
 	// Timeout is the time a plugin has per decision: a batch of n decisions
-	// must be answered within n×Timeout. 0 means DefaultTimeout.
+	// must be answered within n×Timeout, and never less than
+	// MinBatchTimeout. 0 means DefaultTimeout.
 	Timeout time.Duration
 	// Batch is the batch size the plugin asks the harness for
 	// (solver.Batcher). 0 means DefaultBatch.
@@ -75,7 +79,7 @@ func Kind() strategies.Kind {
 		Params: []solver.Param{
 			{Name: "command", Kind: solver.ParamText, Doc: "the command line that starts the plugin"},
 			{Name: "sha256", Kind: solver.ParamText, Doc: "hex SHA-256 of the program, or of the script an interpreter runs; checked before every start"},
-			{Name: "timeout", Kind: solver.ParamText, Value: DefaultTimeout.String(), Doc: "time per decision (a batch of n gets n times this)"},
+			{Name: "timeout", Kind: solver.ParamText, Value: DefaultTimeout.String(), Doc: "time per decision (a batch of n gets n times this, at least 1s)"},
 			{Name: "batch", Kind: solver.ParamInt, Value: strconv.Itoa(DefaultBatch), Min: 1, Max: MaxBatch, Doc: "decisions per request"},
 		},
 		Build: func(params map[string]string) (solver.Strategy, error) {

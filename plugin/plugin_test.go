@@ -52,7 +52,7 @@ func TestSameResultsInProcessAndPlugin(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := newPlugin(t, plugin.Config{Command: calcsol + " plugin serve " + tc.spec})
+			p := newPlugin(t, plugin.Config{Command: calcsol + " plugin serve " + tc.spec, Timeout: patient})
 			_, got, err := tournament.Evaluate(context.Background(), ds, tc.rules, p, tournament.Options{Batch: 64, Seed: seed})
 			if err != nil {
 				t.Fatal(err)
@@ -79,7 +79,7 @@ func TestContainment(t *testing.T) {
 	ds := shippedDecks(t, "uniform-1000", 96)
 	r := solver.Rules{Stacks: 3}
 	ctx := context.Background()
-	good := newPlugin(t, plugin.Config{Command: calcsol + " plugin serve greedy"})
+	good := newPlugin(t, plugin.Config{Command: calcsol + " plugin serve greedy", Timeout: patient})
 	greedy, _ := configs.Strategies().BuildSpec("greedy")
 	_, want, err := tournament.Evaluate(ctx, ds, r, greedy, tournament.Options{})
 	if err != nil {
@@ -95,7 +95,7 @@ func TestContainment(t *testing.T) {
 		{mode: "good"},
 		{mode: "crash", reasons: []string{"plugin exited", "gave up after 3 restarts"}},
 		{mode: "panic", reasons: []string{"strategy panicked: misbehave: boom"}},
-		{mode: "hang", reasons: []string{"decisions × 50ms); killed it", "gave up after 3 restarts"}, all: true},
+		{mode: "hang", reasons: []string{"decisions × 50ms, at least 1s); killed it", "gave up after 3 restarts"}, all: true},
 		{mode: "junk", reasons: []string{"did not start", "tried twice"}, all: true},
 		{mode: "crashstart", reasons: []string{"did not start", "tried twice"}, all: true},
 		{mode: "illegal", reasons: []string{"illegal move"}, all: true},
@@ -139,6 +139,10 @@ func TestContainment(t *testing.T) {
 		})
 	}
 }
+
+// patient is the timeout of plugins in tests that compare results: long
+// enough for a loaded machine running the race detector.
+const patient = 10 * time.Second
 
 func containsAny(s string, subs []string) bool {
 	for _, sub := range subs {
@@ -186,7 +190,7 @@ func TestSHA256(t *testing.T) {
 		t.Fatal(err)
 	}
 	ds := shippedDecks(t, "uniform-1000", 16)
-	cfg := plugin.Config{Command: bin + " good " + pidDir, SHA256: sum}
+	cfg := plugin.Config{Command: bin + " good " + pidDir, SHA256: sum, Timeout: patient}
 	s, _, err := tournament.Evaluate(context.Background(), ds, solver.DefaultRules(), newPlugin(t, cfg), tournament.Options{Batch: 8})
 	if err != nil || s.Failures != 0 {
 		t.Fatalf("matching sha256: %d failures, %v", s.Failures, err)

@@ -86,7 +86,7 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 		}
 		ss.blob = proto.AppendObservation(ss.blob, uint64(reqs[i].Game), reqs[i].Seed, flags, reqs[i].Position)
 	}
-	limit := ss.s.cfg.Timeout * time.Duration(len(reqs))
+	limit := max(ss.s.cfg.Timeout*time.Duration(len(reqs)), MinBatchTimeout)
 	dctx, cancel := context.WithTimeout(ctx, limit)
 	resp, err := ss.p.strategy.Decide(dctx, &proto.DecideRequest{Count: uint32(len(reqs)), Observations: ss.blob, Ended: ss.ended})
 	timedOut := dctx.Err() != nil
@@ -114,7 +114,7 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 			// The plugin's side of gRPC may give up on the deadline (it
 			// knows it) a moment before ours does.
 			ss.stop()
-			return fmt.Errorf("plugin gave no answer within %v (%d decisions × %v); killed it", limit, len(reqs), ss.s.cfg.Timeout)
+			return fmt.Errorf("plugin gave no answer within %v (%d decisions × %v, at least %v); killed it", limit, len(reqs), ss.s.cfg.Timeout, MinBatchTimeout)
 		default:
 			// The plugin answered with an error: it is alive and may
 			// answer the next batch.
