@@ -45,6 +45,14 @@ func AppendObservation(b []byte, game, seed uint64, flags byte, v solver.View) [
 	b = binary.LittleEndian.AppendUint64(b, seed)
 	b = append(b, flags, 0)
 	at := len(b)
+	b = AppendPosition(b, v)
+	b[at-1] = byte(len(b) - at)
+	return b
+}
+
+// AppendPosition appends what Position.MarshalBinary writes for v, without
+// allocating.
+func AppendPosition(b []byte, v solver.View) []byte {
 	r := v.Rules()
 	pre := byte(0)
 	if r.Preplaced {
@@ -66,7 +74,6 @@ func AppendObservation(b []byte, game, seed uint64, flags byte, v solver.View) [
 			b = append(b, byte(v.StackCard(s, i)))
 		}
 	}
-	b[at-1] = byte(len(b) - at)
 	return b
 }
 

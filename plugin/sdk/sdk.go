@@ -14,6 +14,7 @@
 package sdk
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -78,6 +79,20 @@ type Server struct {
 	out   []solver.Decision
 	ended []solver.GameID
 	blob  []byte
+
+	// games holds, per game in play, its last position and the move the
+	// strategy answered: the next observation is most often that position
+	// after the move and one card drawn, which is cheaper to check than to
+	// decode.
+	games   map[uint64]*lastMove
+	tracked []*lastMove // the batch's entries, by record
+	scratch []byte
+}
+
+type lastMove struct {
+	pos  solver.Position
+	move solver.Move
+	ok   bool // pos and move are usable
 }
 
 // NewServer returns the service for s.
@@ -140,15 +155,27 @@ func (s *Server) Decide(ctx context.Context, req *proto.DecideRequest) (resp *pr
 		s.reqs = make([]solver.Request, n)
 		s.out = make([]solver.Decision, n)
 	}
+	if s.games == nil {
+		s.games = map[uint64]*lastMove{}
+	}
+	s.tracked = s.tracked[:0]
 	b := req.GetObservations()
 	for i := range n {
 		o, rest, err := proto.ReadObservation(b)
 		if err != nil {
 			return nil, status.Errorf(codes.InvalidArgument, "record %d: %v", i, err)
 		}
-		if s.pos[i], err = solver.DecodePosition(o.Position); err != nil {
-			return nil, status.Errorf(codes.InvalidArgument, "record %d (game %d): %v", i, o.Game, err)
+		t := s.games[o.Game]
+		if t == nil {
+			t = &lastMove{}
+			s.games[o.Game] = t
 		}
+		if o.Flags&proto.FirstDecision != 0 || !t.ok || !s.advance(t, o.Position, &s.pos[i]) {
+			if s.pos[i], err = solver.DecodePosition(o.Position); err != nil {
+				return nil, status.Errorf(codes.InvalidArgument, "record %d (game %d): %v", i, o.Game, err)
+			}
+		}
+		s.tracked = append(s.tracked, t)
 		s.reqs[i] = solver.Request{Game: solver.GameID(o.Game), Seed: o.Seed, Position: s.pos[i].View()}
 		b = rest
 	}
@@ -165,8 +192,32 @@ func (s *Server) Decide(ctx context.Context, req *proto.DecideRequest) (resp *pr
 	s.blob = s.blob[:0]
 	for i := range out {
 		s.blob = proto.AppendDecision(s.blob, uint64(s.reqs[i].Game), out[i])
+		t := s.tracked[i]
+		t.pos, t.move = s.pos[i], out[i].Move
+		t.ok = !out[i].Failed && out[i].Move.Kind != solver.Resign
 	}
 	return &proto.DecideResponse{Count: uint32(n), Decisions: s.blob}, nil
+}
+
+// advance tries to get the observed position b from t: t's position after
+// t's move and the draw of b's drawn card. It writes the position to p and
+// reports whether b is exactly that position (else the caller decodes b).
+func (s *Server) advance(t *lastMove, b []byte, p *solver.Position) bool {
+	st := solver.State{Position: t.pos}
+	if st.Apply(t.move) != nil {
+		return false
+	}
+	if st.Drawn() == 0 && len(b) > 3 && len(b) > 3+int(b[2]) {
+		if d := solver.Rank(b[3+int(b[2])]); d != 0 && st.Reveal(d) != nil {
+			return false
+		}
+	}
+	s.scratch = proto.AppendPosition(s.scratch[:0], st.View())
+	if !bytes.Equal(s.scratch, b) {
+		return false
+	}
+	*p = st.Position
+	return true
 }
 
 func (s *Server) end(ctx context.Context, games []uint64) error {
@@ -175,6 +226,7 @@ func (s *Server) end(ctx context.Context, games []uint64) error {
 	}
 	s.ended = s.ended[:0]
 	for _, g := range games {
+		delete(s.games, g)
 		s.ended = append(s.ended, solver.GameID(g))
 	}
 	return s.sess.End(ctx, s.ended)
