@@ -53,7 +53,11 @@ func TestShippedConfig(t *testing.T) {
 	}
 	t.Chdir(work)
 	kind := plugin.Kind()
-	ds := shippedDecks(t, "uniform-1000", 40)
+	n := 40
+	if testing.Short() {
+		n = 8
+	}
+	ds := shippedDecks(t, "uniform-1000", n)
 	plugins := 0
 	for _, e := range cfg.Strategies {
 		if e.Kind != "plugin" {
