@@ -24,6 +24,7 @@ type session struct {
 	p        *process // nil when no process runs
 	restarts int
 	gaveUp   error // set: every batch fails with this
+	lastErr  error // why the last process was stopped
 	closed   bool
 
 	first int      // the stock's length at a game's first decision
@@ -61,7 +62,7 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 	}
 	if ss.p == nil {
 		if ss.restarts >= MaxRestarts {
-			ss.gaveUp = fmt.Errorf("plugin %s: gave up after %d restarts", ss.s.argv[0], ss.restarts)
+			ss.gaveUp = fmt.Errorf("plugin %s: gave up after %d restarts (last: %v)", ss.s.argv[0], ss.restarts, ss.lastErr)
 			return ss.gaveUp
 		}
 		ss.restarts++
@@ -109,12 +110,14 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 		case ss.p.exited() || code == codes.Unavailable:
 			reason := ss.p.stderr.suffix()
 			ss.stop()
-			return fmt.Errorf("plugin exited: %v%s", st.Message(), reason)
+			ss.lastErr = fmt.Errorf("plugin exited: %v%s", st.Message(), reason)
+			return ss.lastErr
 		case timedOut || code == codes.DeadlineExceeded || code == codes.Canceled:
 			// The plugin's side of gRPC may give up on the deadline (it
 			// knows it) a moment before ours does.
 			ss.stop()
-			return fmt.Errorf("plugin gave no answer within %v (%d decisions × %v, at least %v); killed it", limit, len(reqs), ss.s.cfg.Timeout, MinBatchTimeout)
+			ss.lastErr = fmt.Errorf("plugin gave no answer within %v (%d decisions × %v, at least %v); killed it", limit, len(reqs), ss.s.cfg.Timeout, MinBatchTimeout)
+			return ss.lastErr
 		default:
 			// The plugin answered with an error: it is alive and may
 			// answer the next batch.
