@@ -40,8 +40,11 @@ func DecodePosition(b []byte) (Position, error) {
 	return p, err
 }
 
+// errShort is made once: a plugin's SDK decodes a position per decision, and
+// an error value made per call would be an allocation each time.
+var errShort = errors.New("position: truncated encoding")
+
 func (p *Position) decode(b []byte) error {
-	errShort := errors.New("position: truncated encoding")
 	if len(b) < 3 {
 		return errShort
 	}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/calcsol/calcsol/plugin/sdk"
+	"github.com/calcsol/calcsol/strategies"
+)
+
+func init() {
+	pluginCmd := &cobra.Command{
+		Use:   "plugin",
+		Short: "Strategy plugins: serve a built-in strategy over the plugin protocol",
+		Long: `A strategy plugin is a program that calcsol starts and asks for moves over
+its plugin protocol (docs/plugins.md); a tournament names one with kind plugin.`,
+	}
+	serveCmd := &cobra.Command{
+		Use:   "serve SPEC [KEY=VALUE...]",
+		Short: "Serve a built-in strategy as a plugin (calcsol starts it; not for running by hand)",
+		Long: `Serve the strategy SPEC names (a registry spec, as --strategy takes it:
+priority, priority:deadlock_check=exact, greedy, random) over the plugin
+protocol, with any further KEY=VALUE parameters added to the spec's first part.
+calcsol starts this command itself as a plugin; run by hand it says so and exits.`,
+		Example: `  calcsol eval --corpus uniform-1000 --stacks 3 --strategy 'plugin:command=calcsol plugin serve priority'`,
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			parts, err := strategies.ParseSpec(args[0])
+			if err != nil {
+				return badInput("%w", err)
+			}
+			for _, kv := range args[1:] {
+				k, v, ok := strings.Cut(kv, "=")
+				if !ok {
+					return badInput("%q: want KEY=VALUE", kv)
+				}
+				parts[0].Params[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			}
+			s, err := strategyRegistry().BuildParts(parts)
+			if err != nil {
+				return badInput("%w", err)
+			}
+			sdk.Serve(s)
+			return nil
+		},
+	}
+	pluginCmd.AddCommand(serveCmd)
+	rootCmd.AddCommand(pluginCmd)
+}

@@ -1,0 +1,96 @@
+package plugin_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/calcsol/calcsol/plugin"
+	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/strategies"
+	"github.com/calcsol/calcsol/tournament"
+)
+
+// TestShippedConfig reads configs/tournament-plugins.yaml, builds the
+// programs its plugin entries name where it says they are built, and plays
+// every plugin entry under every rule variant on a few decks: the sha256 it
+// gives must match the file, and no game may fail.
+func TestShippedConfig(t *testing.T) {
+	var cfg struct {
+		Strategies []struct {
+			Name, Kind string
+			Params     map[string]string
+		}
+		Rules []solver.Rules
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "configs", "tournament-plugins.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(b, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	// The commands run from the repository's root, with the programs in bin/:
+	// here a directory of the test's, with bin/ and examples/ in it.
+	work := t.TempDir()
+	if err := os.Mkdir(filepath.Join(work, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, pkg := range map[string]string{"calcsol": "./cmd/calcsol", "soonest-fit": "./examples/goplugin"} {
+		if err := os.Symlink(build(t, pkg), filepath.Join(work, "bin", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(root, "examples"), filepath.Join(work, "examples")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
+	kind := plugin.Kind()
+	n := 40
+	if testing.Short() {
+		n = 8
+	}
+	ds := shippedDecks(t, "uniform-1000", n)
+	plugins := 0
+	for _, e := range cfg.Strategies {
+		if e.Kind != "plugin" {
+			continue
+		}
+		plugins++
+		if e.Name == "lowest-stack" {
+			needPython(t)
+		}
+		if err := strategies.CheckParams(kind.Params, e.Params); err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		// The config's timeouts are for a quiet machine; this test may run
+		// on a loaded one under the race detector.
+		e.Params["timeout"] = patient.String()
+		s, err := kind.Build(e.Params)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		for _, r := range cfg.Rules {
+			sum, res, err := tournament.Evaluate(context.Background(), ds, r, s, tournament.Options{Batch: s.(solver.Batcher).BatchSize()})
+			if err != nil {
+				t.Fatalf("%s, %s: %v", e.Name, r, err)
+			}
+			for _, g := range res {
+				if g.Failed {
+					t.Errorf("%s, %s: %d games failed, deck %d: %s", e.Name, r, sum.Failures, g.Deck, g.Reason)
+					break
+				}
+			}
+		}
+	}
+	if plugins != 3 || len(cfg.Rules) == 0 {
+		t.Errorf("%d plugin entries and %d rule variants; want the Go, Python and served plugins", plugins, len(cfg.Rules))
+	}
+}

@@ -1,0 +1,255 @@
+package plugin_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/calcsol/calcsol/configs"
+	"github.com/calcsol/calcsol/plugin"
+	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/tournament"
+)
+
+// TestSameResultsInProcessAndPlugin plays the shipped strategies in process
+// and through `calcsol plugin serve`, and wants the same result for every
+// deck.
+func TestSameResultsInProcessAndPlugin(t *testing.T) {
+	calcsol := build(t, "./cmd/calcsol")
+	n := 1000
+	if testing.Short() {
+		n = 200
+	}
+	ds := shippedDecks(t, "uniform-1000", n)
+	seed := func(i int) uint64 { return uint64(i)*0x9e3779b97f4a7c15 + 7 }
+	for _, tc := range []struct {
+		spec  string
+		rules solver.Rules
+	}{
+		{"priority", solver.Rules{Stacks: 3}},
+		{"priority:deadlock_check=exact", solver.Rules{Stacks: 3, Preplaced: true}},
+		{"priority", solver.Rules{Stacks: 4}},
+		{"priority", solver.Rules{Stacks: 4, Preplaced: true}},
+		{"greedy", solver.Rules{Stacks: 3}},
+		{"greedy", solver.Rules{Stacks: 4}},
+		{"random", solver.Rules{Stacks: 3}},
+		{"random", solver.Rules{Stacks: 4, Preplaced: true}},
+	} {
+		t.Run(fmt.Sprintf("%s/%s", tc.spec, tc.rules), func(t *testing.T) {
+			in, err := configs.Strategies().BuildSpec(tc.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, want, err := tournament.Evaluate(context.Background(), ds, tc.rules, in, tournament.Options{Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := newPlugin(t, plugin.Config{Command: calcsol + " plugin serve " + tc.spec, Timeout: patient})
+			_, got, err := tournament.Evaluate(context.Background(), ds, tc.rules, p, tournament.Options{Batch: 64, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("through the plugin (-in process +plugin):\n%s", diff)
+			}
+			if name := p.Info().Name; name != in.Info().Name {
+				t.Errorf("plugin reports name %q, want %q", name, in.Info().Name)
+			}
+			if plugin.Running() != 0 {
+				t.Errorf("%d plugin processes left running", plugin.Running())
+			}
+		})
+	}
+}
+
+// TestContainment runs misbehaving plugins in a tournament: each costs only
+// its own games, which fail with the reason; the run completes; a
+// well-behaved strategy's results are unchanged; no process is left.
+func TestContainment(t *testing.T) {
+	bin := build(t, "./plugin/testdata/misbehave")
+	calcsol := build(t, "./cmd/calcsol")
+	ds := shippedDecks(t, "uniform-1000", 96)
+	r := solver.Rules{Stacks: 3}
+	ctx := context.Background()
+	good := newPlugin(t, plugin.Config{Command: calcsol + " plugin serve greedy", Timeout: patient})
+	greedy, _ := configs.Strategies().BuildSpec("greedy")
+	_, want, err := tournament.Evaluate(ctx, ds, r, greedy, tournament.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		mode string
+		// every failed game's reason contains one of these
+		reasons []string
+		// all games fail
+		all bool
+	}{
+		{mode: "good"},
+		{mode: "crash", reasons: []string{"plugin exited", "gave up after 3 restarts"}},
+		{mode: "panic", reasons: []string{"strategy panicked: misbehave: boom"}},
+		{mode: "hang", reasons: []string{"decisions × 50ms, at least 1s); killed it", "gave up after 3 restarts"}, all: true},
+		{mode: "junk", reasons: []string{"did not start", "tried twice"}, all: true},
+		{mode: "crashstart", reasons: []string{"did not start", "tried twice"}, all: true},
+		{mode: "illegal", reasons: []string{"illegal move"}, all: true},
+		{mode: "wronggame", reasons: []string{"plugin answered for game 1000"}, all: true},
+		{mode: "malformed", reasons: []string{"plugin sent a malformed answer: decision"}, all: true},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			if tc.mode == "hang" && testing.Short() {
+				t.Skip("-short: a hanging plugin costs 4 timeouts of 1 s per worker")
+			}
+			dir := t.TempDir()
+			p := newPlugin(t, plugin.Config{Command: bin + " " + tc.mode + " " + dir, Timeout: 50 * time.Millisecond})
+			sum, res, err := tournament.Evaluate(ctx, ds, r, p, tournament.Options{Workers: 2, Batch: 8})
+			if err != nil {
+				t.Fatalf("the run did not complete: %v", err)
+			}
+			if tc.mode == "good" && sum.Failures != 0 {
+				t.Fatalf("%d failures from a good plugin: %v", sum.Failures, res[0].Reason)
+			}
+			if tc.mode != "good" && sum.Failures == 0 {
+				t.Fatal("no game failed")
+			}
+			if tc.all && sum.Failures != len(ds) {
+				t.Errorf("%d of %d games failed, want all", sum.Failures, len(ds))
+			}
+			for _, g := range res {
+				if g.Failed && !containsAny(g.Reason, tc.reasons) {
+					t.Errorf("deck %d failed with %q, want one of %q", g.Deck, g.Reason, tc.reasons)
+					break
+				}
+			}
+			if n := plugin.Running(); n != 0 {
+				t.Errorf("%d plugin processes left running", n)
+			}
+			waitGone(t, pids(t, dir), 2*time.Second)
+			// Another strategy's results are unchanged.
+			_, got, err := tournament.Evaluate(ctx, ds, r, good, tournament.Options{Batch: 8})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("greedy through a plugin after %s (-in process +plugin):\n%s", tc.mode, diff)
+			}
+		})
+	}
+}
+
+// patient is the timeout of plugins in tests that compare results: long
+// enough for a loaded machine running the race detector.
+const patient = 10 * time.Second
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCrashAtStartRetriedOnce: a plugin that dies before its handshake is
+// started twice, then its games are failed.
+func TestCrashAtStartRetriedOnce(t *testing.T) {
+	bin := build(t, "./plugin/testdata/misbehave")
+	dir := t.TempDir()
+	ds := shippedDecks(t, "uniform-1000", 20)
+	p := newPlugin(t, plugin.Config{Command: bin + " crashstart " + dir})
+	sum, _, err := tournament.Evaluate(context.Background(), ds, solver.DefaultRules(), p, tournament.Options{Workers: 1, Batch: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Failures != len(ds) {
+		t.Errorf("%d failures, want %d", sum.Failures, len(ds))
+	}
+	if n := len(pids(t, dir)); n != 2 {
+		t.Errorf("the plugin was started %d times, want 2", n)
+	}
+}
+
+// TestSHA256 starts a plugin whose file matches the config's sha256, then
+// edits the file and wants a refusal: no process started, every game failed.
+func TestSHA256(t *testing.T) {
+	src := build(t, "./plugin/testdata/misbehave")
+	dir, pidDir := t.TempDir(), t.TempDir()
+	bin := filepath.Join(dir, "misbehave")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := plugin.FileSHA256(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := shippedDecks(t, "uniform-1000", 16)
+	cfg := plugin.Config{Command: bin + " good " + pidDir, SHA256: sum, Timeout: patient}
+	s, _, err := tournament.Evaluate(context.Background(), ds, solver.DefaultRules(), newPlugin(t, cfg), tournament.Options{Batch: 8})
+	if err != nil || s.Failures != 0 {
+		t.Fatalf("matching sha256: %d failures, %v", s.Failures, err)
+	}
+	started := len(pids(t, pidDir))
+
+	f, err := os.OpenFile(bin, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte{0})
+	f.Close()
+	s, res, err := tournament.Evaluate(context.Background(), ds, solver.DefaultRules(), newPlugin(t, cfg), tournament.Options{Batch: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Failures != len(ds) || !strings.Contains(res[0].Reason, "refused: its sha256 is") {
+		t.Errorf("edited plugin: %d failures, reason %q; want a refusal of every game", s.Failures, res[0].Reason)
+	}
+	if n := len(pids(t, pidDir)); n != started {
+		t.Errorf("the edited plugin was started %d times", n-started)
+	}
+}
+
+// TestSignals runs `calcsol eval` with a plugin that hangs and stops calcsol:
+// after SIGTERM calcsol kills the plugin's process group; after SIGKILL the
+// plugin notices its host is gone and exits by itself.
+func TestSignals(t *testing.T) {
+	calcsol := build(t, "./cmd/calcsol")
+	bin := build(t, "./plugin/testdata/misbehave")
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		wait time.Duration
+	}{{syscall.SIGTERM, 2 * time.Second}, {syscall.SIGKILL, 5 * time.Second}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(calcsol, "eval", "--corpus", "uniform-1000", "--stacks", "3", "--workers", "1",
+				"--strategy", "plugin:command="+bin+" hang "+dir+",timeout=1m")
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			deadline := time.Now().Add(20 * time.Second)
+			for len(pids(t, dir)) == 0 {
+				if time.Now().After(deadline) {
+					t.Fatal("the plugin did not start")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			time.Sleep(300 * time.Millisecond) // into its hanging Decide
+			ps := pids(t, dir)
+			if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			cmd.Wait()
+			waitGone(t, ps, tc.wait)
+		})
+	}
+}

@@ -1,0 +1,133 @@
+// Command misbehave is a plugin for the host's tests: it plays (the first
+// legal move, tables first) or misbehaves as its first argument says. With a
+// second argument, a directory, it writes a file named by its pid there as it
+// starts, so that a test can find the processes it left.
+//
+//	good       plays
+//	crash      exits on its third batch
+//	panic      its strategy panics on its second batch (the SDK recovers)
+//	hang       never answers a batch
+//	junk       writes junk to stdout before the handshake
+//	crashstart exits before the handshake
+//	illegal    answers a move onto a stack that does not exist
+//	wronggame  answers each decision tagged with another game
+//	malformed  answers a truncated decision blob
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/calcsol/calcsol/plugin/proto"
+	"github.com/calcsol/calcsol/plugin/sdk"
+	"github.com/calcsol/calcsol/solver"
+)
+
+func main() {
+	mode := os.Args[1]
+	if len(os.Args) > 2 {
+		pid := strconv.Itoa(os.Getpid())
+		if err := os.WriteFile(filepath.Join(os.Args[2], pid), nil, 0o644); err != nil {
+			panic(err)
+		}
+	}
+	switch mode {
+	case "junk":
+		fmt.Println("hello from a plugin that talks too much")
+	case "crashstart":
+		os.Exit(1)
+	}
+	st := solver.FromChooser(solver.Info{Name: "misbehave-" + mode}, func(solver.Rules) (solver.Chooser, error) {
+		return &player{mode: mode}, nil
+	})
+	srv := sdk.NewServer(&batches{Strategy: st, mode: mode})
+	switch mode {
+	case "wronggame", "malformed":
+		sdk.ServeServer(&tamper{Server: srv, mode: mode})
+	default:
+		sdk.ServeServer(srv)
+	}
+}
+
+// batches counts the batches of its sessions and misbehaves on one.
+type batches struct {
+	solver.Strategy
+	mode string
+}
+
+func (b *batches) Start(ctx context.Context, r solver.Rules) (solver.Session, error) {
+	s, err := b.Strategy.Start(ctx, r)
+	return &counted{Session: s, mode: b.mode}, err
+}
+
+type counted struct {
+	solver.Session
+	mode string
+	n    int
+}
+
+func (c *counted) Decide(ctx context.Context, reqs []solver.Request, out []solver.Decision) error {
+	c.n++
+	switch {
+	case c.mode == "crash" && c.n == 3:
+		os.Exit(2)
+	case c.mode == "panic" && c.n == 2:
+		panic("misbehave: boom")
+	case c.mode == "hang":
+		select {}
+	}
+	return c.Session.Decide(ctx, reqs, out)
+}
+
+type player struct {
+	mode  string
+	moves []solver.Move
+}
+
+func (p *player) Choose(v solver.View) (solver.Move, error) {
+	if p.mode == "illegal" {
+		return solver.Move{Kind: solver.ToStack, Stack: 7}, nil
+	}
+	p.moves = v.AppendLegalMoves(p.moves[:0])
+	for _, m := range p.moves {
+		if m.Kind != solver.ToStack {
+			return m, nil
+		}
+	}
+	if len(p.moves) == 0 {
+		return solver.Move{}, solver.ErrResign
+	}
+	return p.moves[0], nil
+}
+
+// tamper spoils the answers of a well-behaved server.
+type tamper struct {
+	*sdk.Server
+	mode string
+}
+
+func (t *tamper) Decide(ctx context.Context, req *proto.DecideRequest) (*proto.DecideResponse, error) {
+	resp, err := t.Server.Decide(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	b := resp.Decisions
+	if t.mode == "malformed" {
+		resp.Decisions = b[:len(b)-3]
+		return resp, nil
+	}
+	var out []byte
+	for len(b) > 0 {
+		game, d, rest, err := proto.ReadDecision(b)
+		if err != nil {
+			return nil, err
+		}
+		out = proto.AppendDecision(out, game+1_000_000, d)
+		b = rest
+	}
+	resp.Decisions = out
+	return resp, nil
+}
