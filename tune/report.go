@@ -55,7 +55,7 @@ func Test(ctx context.Context, test *Corpus, r solver.Rules, build func(Candidat
 // (the hybrid score interval built from the two Wilson intervals, with the
 // correlation φ of the paired outcomes): R. G. Newcombe, "Improved confidence
 // intervals for the difference between binomial proportions based on paired
-// data", Statistics in Medicine 17 (1998) 2635–2650 [Newcombe1998Paired].
+// data", Statistics in Medicine 17 (1998) 2635–2650 [NewcombePaired1998].
 // both trials both succeeded on, onlyA only the first, onlyB only the second,
 // neither neither; p1 = (both+onlyA)/n, p2 = (both+onlyB)/n.
 func PairedDiffInterval(both, onlyA, onlyB, neither int) (d, lo, hi float64) {

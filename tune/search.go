@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/strategies"
 	"github.com/calcsol/calcsol/tournament"
 )
 
@@ -96,6 +97,10 @@ type Options struct {
 	// the climb counts as stuck and a kick of Kick random moves follows.
 	Patience int
 	Kick     int
+	// Incremental says Build(c) is the plain priority strategy playing
+	// c.Table: the search then plays tables itself and, for a neighbour, only
+	// the training decks its change can affect (exact; see incremental.go).
+	Incremental bool
 	// Workers play each candidate's games in parallel (tournament.Evaluate).
 	Workers int
 	// Log receives the search as JSON lines: a Header, then a Record per
@@ -134,6 +139,9 @@ type Result struct {
 	Records              []Record
 	Elapsed              time.Duration
 	Games                int // games played (replayed evaluations not counted)
+	// Skipped are the training games an incremental evaluation did not play,
+	// because the candidate's change could not alter them.
+	Skipped int
 }
 
 // point is a candidate in the search, with its per-deck training results
@@ -142,7 +150,7 @@ type point struct {
 	c    Candidate
 	eval int
 	wins int
-	won  []bool
+	run  *run // training results, nil until known
 	val  int
 }
 
@@ -152,6 +160,7 @@ type searcher struct {
 	records []Record
 	replay  []Record
 	games   int
+	skipped int
 	start   time.Time
 }
 
@@ -182,6 +191,9 @@ func Search(ctx context.Context, opt Options) (*Result, error) {
 	}
 	if err := opt.Space.Check(opt.Start); err != nil {
 		return nil, fmt.Errorf("tune: %w", err)
+	}
+	if opt.Incremental && (opt.Start.Table == nil || len(opt.Space.Params) > 0) {
+		return nil, errors.New("tune: incremental evaluation plays priority tables alone, without parameters")
 	}
 	s := &searcher{opt: opt, rng: rand.New(rand.NewPCG(opt.Seed, 0x74756e65)), start: time.Now()}
 	h := opt.header()
@@ -234,18 +246,38 @@ func (s *searcher) play(ctx context.Context, c Candidate, ds []solver.Deck) ([]b
 // ensure plays p on the training decks if its results are not known (a
 // point replayed from a log); the results are the ones the log recorded.
 func (s *searcher) ensure(ctx context.Context, p *point) error {
-	if p.won != nil {
+	if p.run != nil {
 		return nil
 	}
-	won, wins, err := s.play(ctx, p.c, s.opt.Train.Decks)
+	r, err := s.train(ctx, p.c, 0, len(s.opt.Train.Decks), nil)
 	if err != nil {
 		return err
 	}
-	if wins != p.wins {
-		return fmt.Errorf("tune: evaluation %d scored %d training wins again, the log says %d: not the same search", p.eval, wins, p.wins)
+	if r.wins != p.wins {
+		return fmt.Errorf("tune: evaluation %d scored %d training wins again, the log says %d: not the same search", p.eval, r.wins, p.wins)
 	}
-	p.won = won
+	p.run = r
 	return nil
+}
+
+// train scores c on the training decks lo..hi-1. With Incremental, c's
+// table is played only on the decks where it can differ from base's (a
+// point whose results are known), the others taking base's results.
+func (s *searcher) train(ctx context.Context, c Candidate, lo, hi int, base *point) (*run, error) {
+	decks := s.opt.Train.Decks[lo:hi]
+	if !s.opt.Incremental {
+		won, wins, err := s.play(ctx, c, decks)
+		return &run{won: won, wins: wins}, err
+	}
+	var baseRun *run
+	var baseTable *strategies.Table
+	if base != nil && base.run != nil {
+		baseRun, baseTable = base.run.slice(lo, hi), base.c.Table
+	}
+	r, played, err := playIncremental(ctx, c.Table, baseTable, baseRun, s.opt.Rules, decks, s.opt.Workers)
+	s.games += played
+	s.skipped += len(decks) - played
+	return r, err
 }
 
 // discordant counts the decks among the first n that only a, or only b, wins.
@@ -282,7 +314,7 @@ func (s *searcher) run(ctx context.Context) (*Result, error) {
 	finish := func(err error) (*Result, error) {
 		res.Records = s.records
 		res.Elapsed = time.Since(s.start)
-		res.Games = s.games
+		res.Games, res.Skipped = s.games, s.skipped
 		return res, err
 	}
 
@@ -295,9 +327,10 @@ func (s *searcher) run(ctx context.Context) (*Result, error) {
 	if rec != nil {
 		cur.wins, cur.val = rec.Wins, *rec.ValWins
 	} else {
-		if cur.won, cur.wins, err = s.play(ctx, cur.c, opt.Train.Decks); err != nil {
+		if cur.run, err = s.train(ctx, cur.c, 0, nTrain, nil); err != nil {
 			return finish(err)
 		}
+		cur.wins = cur.run.wins
 		if _, cur.val, err = s.play(ctx, cur.c, opt.Validate.Decks); err != nil {
 			return finish(err)
 		}
@@ -408,7 +441,7 @@ func (s *searcher) decideHome(ctx context.Context, home, cur *point) (string, er
 	if err := s.ensure(ctx, cur); err != nil {
 		return "", err
 	}
-	oh, oc := discordant(home.won, cur.won, len(s.opt.Train.Decks))
+	oh, oc := discordant(home.run.won, cur.run.won, len(s.opt.Train.Decks))
 	if ok, _ := s.opt.Accept.Better(oh, oc); ok {
 		return "replaced", nil
 	}
@@ -428,30 +461,34 @@ func (s *searcher) score(ctx context.Context, r *Record, next, cur *point) error
 	if r.Kind == "move" && opt.Race > 0 {
 		k := int(opt.Race * float64(n))
 		if k > 0 && k < n {
-			won, wins, err := s.play(ctx, next.c, train[:k])
+			first, err := s.train(ctx, next.c, 0, k, cur)
 			if err != nil {
 				return err
 			}
-			oc, on := discordant(cur.won, won, k)
+			oc, on := discordant(cur.run.won, first.won, k)
 			if p := tournament.McNemarExact(oc, on); oc > on && p < opt.RaceAlpha {
-				r.Decks, r.Wins, r.OnlyCurrent, r.OnlyCandidate, r.P = k, wins, oc, on, p
+				r.Decks, r.Wins, r.OnlyCurrent, r.OnlyCandidate, r.P = k, first.wins, oc, on, p
 				return nil
 			}
-			rest, wins2, err := s.play(ctx, next.c, train[k:])
+			rest, err := s.train(ctx, next.c, k, n, cur)
 			if err != nil {
 				return err
 			}
-			next.won, next.wins = append(won, rest...), wins+wins2
+			next.run = &run{won: append(first.won, rest.won...), wins: first.wins + rest.wins}
+			if first.bounds != nil {
+				next.run.bounds = append(first.bounds, rest.bounds...)
+			}
 		}
 	}
-	if next.won == nil {
+	if next.run == nil {
 		var err error
-		if next.won, next.wins, err = s.play(ctx, next.c, train); err != nil {
+		if next.run, err = s.train(ctx, next.c, 0, n, cur); err != nil {
 			return err
 		}
 	}
+	next.wins = next.run.wins
 	r.Decks, r.Wins = n, next.wins
-	r.OnlyCurrent, r.OnlyCandidate = discordant(cur.won, next.won, n)
+	r.OnlyCurrent, r.OnlyCandidate = discordant(cur.run.won, next.run.won, n)
 	better, p := opt.Accept.Better(r.OnlyCurrent, r.OnlyCandidate)
 	r.P = p
 	r.Accepted = better || r.Kind == "kick"

@@ -186,11 +186,7 @@ func TestAcceptRule(t *testing.T) {
 }
 
 func TestPairedDiffInterval(t *testing.T) {
-	// Newcombe (1998), Table II, example (a): 8, 5, 4, 3 (n = 20): the
-	// difference 0.05 with method 10's interval −0.2090 to 0.3020 as we
-	// compute it from his formula; the published interval (−0.2176,
-	// 0.3778) is method 10 with a continuity correction, which we do not
-	// use, so only the properties are checked against it.
+	// A small table: the interval holds the difference and stays in [-1, 1].
 	d, lo, hi := PairedDiffInterval(8, 5, 4, 3)
 	if math.Abs(d-0.05) > 1e-12 || !(lo < 0 && hi > 0) || lo < -0.3 || hi > 0.4 {
 		t.Errorf("(8,5,4,3): %g [%g, %g]", d, lo, hi)

@@ -11,7 +11,7 @@ import (
 	"github.com/calcsol/calcsol/strategies"
 )
 
-func table1(t *testing.T) *strategies.Table {
+func table1(t testing.TB) *strategies.Table {
 	t.Helper()
 	tab, err := configs.LoadPriority(configs.DefaultPriority)
 	if err != nil {

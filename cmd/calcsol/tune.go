@@ -91,6 +91,9 @@ type tuneSetup struct {
 	startName string
 	space     *tune.Space
 	build     func(tune.Candidate) (solver.Strategy, error)
+	// incremental: the strategy is the start table's priority strategy and
+	// nothing else, so the search may play tables itself.
+	incremental bool
 }
 
 func setupTune(cmd *cobra.Command, r solver.Rules) (*tuneSetup, error) {
@@ -131,6 +134,16 @@ func setupTune(cmd *cobra.Command, r solver.Rules) (*tuneSetup, error) {
 			}
 		}
 		delete(parts[0].Params, "table")
+		// Options given in the spec become the start table's own, unless
+		// they are tuned as parameters.
+		for k, v := range parts[0].Params {
+			if slices.Contains(tune.OptionNames(), k) && !slices.Contains(params, k) {
+				if err := t.Options.SetOption(k, v); err != nil {
+					return nil, badInput("--strategy: %v", err)
+				}
+				delete(parts[0].Params, k)
+			}
+		}
 		s.start.Table, s.startName = t, t.Name
 		s.space.Ops = !noOps
 	}
@@ -188,6 +201,7 @@ func setupTune(cmd *cobra.Command, r solver.Rules) (*tuneSetup, error) {
 		}
 		return rr.BuildParts(ps)
 	}
+	s.incremental = s.start.Table != nil && len(parts) == 1 && len(parts[0].Params) == 0 && len(s.space.Params) == 0
 	if err := s.space.Check(s.start); err != nil {
 		return nil, badInput("%v", err)
 	}
@@ -265,7 +279,7 @@ func runTune(cmd *cobra.Command, _ []string) error {
 	}
 
 	opt := tune.Options{Rules: r, Train: train, Validate: validate, Space: setup.space, Start: setup.start,
-		StartName: setup.startName, Build: setup.build}
+		StartName: setup.startName, Build: setup.build, Incremental: setup.incremental}
 	opt.Seed, _ = f.GetUint64("seed")
 	opt.Evals, _ = f.GetInt("evals")
 	opt.Time, _ = f.GetDuration("time")
@@ -318,8 +332,8 @@ func runTune(cmd *cobra.Command, _ []string) error {
 	}
 	w := cmd.OutOrStdout()
 	perSec := float64(res.Evals) / res.Elapsed.Seconds()
-	fmt.Fprintf(w, "%d evaluations in %s (%.1f candidates/s, %.0f games/s on %d workers); log %s\n",
-		res.Evals, res.Elapsed.Round(time.Millisecond), perSec, float64(res.Games)/res.Elapsed.Seconds(), opt.Workers, logPath)
+	fmt.Fprintf(w, "%d evaluations in %s (%.1f candidates/s, %.0f games/s on %d workers; %d games played, %d skipped as unaffected); log %s\n",
+		res.Evals, res.Elapsed.Round(time.Millisecond), perSec, float64(res.Games)/res.Elapsed.Seconds(), opt.Workers, res.Games, res.Skipped, logPath)
 	rate := func(wins, n int) string { return fmt.Sprintf("%d/%d = %.2f %%", wins, n, 100*float64(wins)/float64(n)) }
 	fmt.Fprintf(w, "training   %s: start %s, best %s\n", train.Name, rate(res.Start.TrainWins, res.TrainDecks), rate(res.Best.TrainWins, res.TrainDecks))
 	fmt.Fprintf(w, "validation %s: start %s, best %s (evaluation %d)\n", validate.Name, rate(res.Start.ValWins, res.ValDecks), rate(res.Best.ValWins, res.ValDecks), res.Best.Eval)
