@@ -90,7 +90,8 @@ type Options struct {
 	Accept AcceptRule
 	// Race, in (0, 1), plays a candidate first on that share of the training
 	// decks and drops it there if it is already worse by McNemar's exact test
-	// at level RaceAlpha; 0 plays every candidate on every deck.
+	// at level RaceAlpha; 0 plays every candidate on every deck. (Racing as
+	// in [MaronMoore1994], with the exact test in place of Hoeffding's bound.)
 	Race      float64
 	RaceAlpha float64
 	// Patience is the number of rejected neighbours in a row after which
