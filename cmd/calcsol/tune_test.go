@@ -92,4 +92,3 @@ func strip(s string) string {
 	}
 	return strings.Join(keep, "\n")
 }
-
