@@ -143,6 +143,8 @@ type Result struct {
 	// Skipped are the training games an incremental evaluation did not play,
 	// because the candidate's change could not alter them.
 	Skipped int
+	// Replayed are the evaluations taken from the resumed log.
+	Replayed int
 }
 
 // point is a candidate in the search, with its per-deck training results
@@ -316,6 +318,7 @@ func (s *searcher) run(ctx context.Context) (*Result, error) {
 		res.Records = s.records
 		res.Elapsed = time.Since(s.start)
 		res.Games, res.Skipped = s.games, s.skipped
+		res.Replayed = len(opt.resumed()) - len(s.replay)
 		return res, err
 	}
 
@@ -519,4 +522,12 @@ func (s *searcher) emit(r Record, replayed bool, accepted int) error {
 		})
 	}
 	return nil
+}
+
+// resumed returns the records of the log being resumed, if any.
+func (opt Options) resumed() []Record {
+	if opt.Resume == nil {
+		return nil
+	}
+	return opt.Resume.Records
 }

@@ -331,9 +331,9 @@ func runTune(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	w := cmd.OutOrStdout()
-	perSec := float64(res.Evals) / res.Elapsed.Seconds()
-	fmt.Fprintf(w, "%d evaluations in %s (%.1f candidates/s, %.0f games/s on %d workers; %d games played, %d skipped as unaffected); log %s\n",
-		res.Evals, res.Elapsed.Round(time.Millisecond), perSec, float64(res.Games)/res.Elapsed.Seconds(), opt.Workers, res.Games, res.Skipped, logPath)
+	made := res.Evals + 1 - res.Replayed // the start is evaluation 0
+	fmt.Fprintf(w, "%d evaluations (%d replayed from the log, %d made in %s: %.1f candidates/s on %d workers; %d games played, %d skipped as unaffected); log %s\n",
+		res.Evals, res.Replayed, made, res.Elapsed.Round(time.Millisecond), float64(made)/res.Elapsed.Seconds(), opt.Workers, res.Games, res.Skipped, logPath)
 	rate := func(wins, n int) string { return fmt.Sprintf("%d/%d = %.2f %%", wins, n, 100*float64(wins)/float64(n)) }
 	fmt.Fprintf(w, "training   %s: start %s, best %s\n", train.Name, rate(res.Start.TrainWins, res.TrainDecks), rate(res.Best.TrainWins, res.TrainDecks))
 	fmt.Fprintf(w, "validation %s: start %s, best %s (evaluation %d)\n", validate.Name, rate(res.Start.ValWins, res.ValDecks), rate(res.Best.ValWins, res.ValDecks), res.Best.Eval)
