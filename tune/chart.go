@@ -62,8 +62,13 @@ func WriteChart(path string, res *Result, title string) error {
 	p.Legend.Add("current point, training", lt)
 	p.Legend.Add("current point, validation", lv)
 	p.Legend.Add("result (best validation)", best)
-	p.Legend.Top = true
-	p.Legend.Left = true
+	// Low and right of the middle: the curves climb from the left, below
+	// them there are only the candidates' dots, and the last kick may fall
+	// at the right edge.
+	p.Legend.Top = false
+	p.Legend.Left = false
+	p.Legend.XOffs = -1.5 * vg.Inch
+	p.Legend.YOffs = 0.1 * vg.Inch
 	wt, err := p.WriterTo(8*vg.Inch, 5*vg.Inch, "png")
 	if err != nil {
 		return err

@@ -377,7 +377,7 @@ func tuneOutput(s *tuneSetup, res *tune.Result, rep *tune.Report, opt tune.Optio
 	best := res.Best.Candidate
 	var c strings.Builder
 	fmt.Fprintf(&c, "Tuned by calcsol tune from %s (%s), seed %d, %d evaluations.\n", s.startName, opt.Rules, opt.Seed, res.Evals)
-	fmt.Fprintf(&c, "  calcsol %s\n", strings.Join(os.Args[1:], " "))
+	fmt.Fprintf(&c, "  calcsol %s\n", strings.Join(resultArgs(os.Args[1:]), " "))
 	fmt.Fprintf(&c, "Search: iterated local search; accept: %s; best at evaluation %d.\n", opt.Accept, res.Best.Eval)
 	corpusLine := func(role string, k *tune.Corpus, startWins, bestWins, n int) {
 		fmt.Fprintf(&c, "%s: %s (%s), sha256 %s\n", role, k.Name, k.About, k.Checksum)
@@ -442,4 +442,23 @@ func progressPrinter(w io.Writer) func(tune.Progress) {
 			p.Evals, budget, p.Elapsed.Round(time.Second), p.Accepted, 100*p.TrainRate, 100*p.BestValRate,
 			float64(p.Evals)/max(p.Elapsed.Seconds(), 1e-9))
 	}
+}
+
+// resultArgs drops from args the flags that do not change the result
+// (--resume, --log, --chart, --workers), so that the provenance names the
+// command that gives the same table from scratch.
+func resultArgs(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "--") && slices.Contains([]string{"resume", "log", "chart", "workers"}, name) {
+			if !hasValue {
+				i++ // the value is the next argument
+			}
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
