@@ -37,7 +37,7 @@ func TestIncrementalExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	skipped, total := 0, 0
-	for step := range 150 {
+	for step := range 80 {
 		var next Candidate
 		var desc string
 		if step%10 == 9 {

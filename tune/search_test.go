@@ -247,3 +247,25 @@ func TestWriteChart(t *testing.T) {
 		t.Errorf("chart %v: too small", b)
 	}
 }
+
+// TestSearchParams: the same search tunes declared parameters, here two of
+// the priority kind's, without touching the table.
+func TestSearchParams(t *testing.T) {
+	opt := testOptions(t, 8, 2)
+	opt.Space = &Space{Rules: opt.Rules, Params: []solver.Param{
+		{Name: "deadlock_check", Kind: solver.ParamChoice, Choices: []string{"partial", "exact", "none"}},
+		{Name: "tx_respects_reservation", Kind: solver.ParamBool},
+	}}
+	opt.Start.Params = map[string]string{"deadlock_check": "partial", "tx_respects_reservation": "true"}
+	opt.Patience = 4
+	res, _ := search(t, opt)
+	for r := solver.Rank(1); r <= solver.NumRanks; r++ {
+		if strategies.FormatOps(res.Best.Candidate.Table.Ops[r]) != strategies.FormatOps(opt.Start.Table.Ops[r]) {
+			t.Fatalf("rank %s changed while only parameters were tuned", r)
+		}
+	}
+	// The exact deadlock check wins more than the partial one (priority.md).
+	if res.Best.Candidate.Params["deadlock_check"] != "exact" {
+		t.Errorf("best %v, want deadlock_check=exact", res.Best.Candidate.Params)
+	}
+}

@@ -24,7 +24,7 @@ import (
 
 func newTuneCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "tune --out FILE.yaml [--table FILE] [--strategy SPEC --param NAME ...]",
+		Use:   "tune --out FILE.yaml [--table FILE] [--strategy KIND[:params] --param NAME ...]",
 		Short: "Search for a stronger priority table or strategy parameters",
 		Long: `Search, by iterated local search (Lourenço, Martin & Stützle), for a priority
 table, or values of a strategy's declared parameters, that win more games.
@@ -457,6 +457,9 @@ func resultArgs(args []string) []string {
 				i++ // the value is the next argument
 			}
 			continue
+		}
+		if a == "" {
+			a = `""`
 		}
 		out = append(out, a)
 	}
