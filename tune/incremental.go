@@ -199,21 +199,10 @@ func playOne(g *solver.Game, p *strategies.Priority, ix *indexes, d *solver.Deck
 // played. It returns the run and the number of games played.
 func playIncremental(ctx context.Context, t, baseTable *strategies.Table, base *run, rules solver.Rules, decks []solver.Deck, workers int) (*run, int, error) {
 	out := &run{won: make([]bool, len(decks)), bounds: make([][solver.NumRanks + 1]uint8, len(decks))}
-	var replay []bool
-	if base == nil || baseTable == nil {
-		// No base: play every deck.
-	} else if diffs, ok := firstDiffs(baseTable, t); ok {
-		replay = make([]bool, len(decks))
-		for i := range decks {
-			for r := 1; r <= solver.NumRanks; r++ {
-				if int(base.bounds[i][r]) > diffs[r] {
-					replay[i] = true
-					break
-				}
-			}
-			if !replay[i] {
-				out.won[i], out.bounds[i] = base.won[i], base.bounds[i]
-			}
+	replay := affected(t, baseTable, base, len(decks))
+	for i := range replay {
+		if !replay[i] {
+			out.won[i], out.bounds[i] = base.won[i], base.bounds[i]
 		}
 	}
 	played, err := playTable(ctx, t, rules, decks, replay, workers, out)
@@ -226,4 +215,27 @@ func playIncremental(ctx context.Context, t, baseTable *strategies.Table, base *
 		}
 	}
 	return out, played, nil
+}
+
+// affected says which of n decks t must play given base, baseTable's run on
+// them: nil (all) without a base or when the tables differ in more than
+// their lists.
+func affected(t, baseTable *strategies.Table, base *run, n int) []bool {
+	if base == nil || baseTable == nil {
+		return nil
+	}
+	diffs, ok := firstDiffs(baseTable, t)
+	if !ok {
+		return nil
+	}
+	replay := make([]bool, n)
+	for i := range replay {
+		for r := 1; r <= solver.NumRanks; r++ {
+			if int(base.bounds[i][r]) > diffs[r] {
+				replay[i] = true
+				break
+			}
+		}
+	}
+	return replay
 }
