@@ -48,7 +48,7 @@ unchanged), with its provenance in comments; --log, the search as JSON lines;
 (Ctrl-C), it keeps its log: --resume LOG continues it to the same result as
 an uninterrupted run. See docs/tuning.md.`,
 		Example: `  calcsol tune --table nanzaki-shintani --stacks 3 --evals 3000 --seed 1 --out tuned.yaml
-  calcsol tune --table tuned.yaml --stacks 3 --evals 6000 --out tuned.yaml --resume tuned.jsonl
+  calcsol tune --table nanzaki-shintani --stacks 3 --evals 6000 --seed 1 --out tuned.yaml --resume tuned.jsonl
   calcsol tune --table nanzaki-shintani --options deadlock_check,tx_respects_reservation --evals 500 --out t.yaml
   calcsol tune --strategy priority --no-ops --param deadlock_check --evals 10 --out p.yaml`,
 		Args: cobra.NoArgs,
