@@ -1,7 +1,6 @@
 package tournament
 
 import (
-	"math"
 	"slices"
 )
 
@@ -139,28 +138,12 @@ func (ta *Tally) pair(i, j int) (Pair, bool) {
 		return p, false
 	}
 	p.Neither = p.Games - p.Both - p.OnlyA - p.OnlyB
-	p.Diff, p.DiffLo, p.DiffHi = PairedDiff(p.OnlyA, p.OnlyB, p.Games, Z95)
+	p.Diff, p.DiffLo, p.DiffHi = PairedDiff(p.Both, p.OnlyA, p.OnlyB, p.Neither)
 	p.P = McNemarExact(p.OnlyA, p.OnlyB)
 	return p, true
 }
 
 func popcount(w uint64) int { return Bitset{w}.Count() }
-
-// PairedDiff is the difference between two success rates measured on the
-// same n decks, (b − c)/n for b decks won by A alone and c by B alone, with
-// its Wald interval for dependent proportions, whose variance is
-// ((b + c) − (b − c)²/n)/n² (A. Agresti, Categorical Data Analysis, 3rd ed.
-// (2013), sec. 11.1). The interval is clipped to [−1, 1].
-func PairedDiff(b, c, n int, z float64) (diff, lo, hi float64) {
-	if n <= 0 {
-		return 0, -1, 1
-	}
-	nf := float64(n)
-	diff = float64(b-c) / nf
-	v := (float64(b+c) - float64(float64(b-c)*float64(b-c))/nf) / float64(nf*nf)
-	half := z * math.Sqrt(max(v, 0))
-	return diff, max(diff-half, -1), min(diff+half, 1)
-}
 
 // Holm adjusts p-values for multiple comparisons by Holm's step-down
 // procedure (S. Holm, "A simple sequentially rejective multiple test

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -262,11 +263,23 @@ func TestHolm(t *testing.T) {
 }
 
 func TestPairedDiff(t *testing.T) {
-	// Agresti (2013), Table 11.1: presidential approval, n = 1600, b = 150,
-	// c = 86: difference 0.04, standard error 0.0095, 95 % interval (0.021, 0.059).
-	d, lo, hi := PairedDiff(150, 86, 1600, Z95)
-	if fmt.Sprintf("%.3f %.3f %.3f", d, lo, hi) != "0.040 0.021 0.059" {
-		t.Errorf("PairedDiff = %.4f [%.4f, %.4f]", d, lo, hi)
+	// A small table: the interval holds the difference and stays in [-1, 1].
+	d, lo, hi := PairedDiff(8, 5, 4, 3)
+	if math.Abs(d-0.05) > 1e-12 || !(lo < 0 && hi > 0) || lo < -0.3 || hi > 0.4 {
+		t.Errorf("(8,5,4,3): %g [%g, %g]", d, lo, hi)
+	}
+	// A large clear difference has an interval above zero that holds it.
+	d, lo, hi = PairedDiff(2000, 1500, 200, 26300)
+	if !(lo > 0 && lo < d && d < hi) || math.Abs(d-1300.0/30000) > 1e-12 {
+		t.Errorf("large: %g [%g, %g]", d, lo, hi)
+	}
+	// Symmetry: swapping the two runs negates the interval.
+	d2, lo2, hi2 := PairedDiff(2000, 200, 1500, 26300)
+	if math.Abs(d+d2) > 1e-12 || math.Abs(lo+hi2) > 1e-12 || math.Abs(hi+lo2) > 1e-12 {
+		t.Errorf("not symmetric: [%g, %g] and [%g, %g]", lo, hi, lo2, hi2)
+	}
+	if d, lo, hi := PairedDiff(0, 0, 0, 0); d != 0 || lo != -1 || hi != 1 {
+		t.Errorf("empty: %g [%g, %g]", d, lo, hi)
 	}
 }
 

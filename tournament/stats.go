@@ -124,3 +124,35 @@ func McNemarChi2(b, c int) (chi2, p float64, err error) {
 	chi2 = float64(d*d) / float64(n)
 	return chi2, distuv.ChiSquared{K: 1}.Survival(chi2), nil
 }
+
+// PairedDiff is the difference p1 − p2 between two success rates
+// measured on the same trials (decks), with its 95 % interval by Newcombe's method 10
+// (the hybrid score interval built from the two Wilson intervals, with the
+// correlation φ of the paired outcomes): R. G. Newcombe, "Improved confidence
+// intervals for the difference between binomial proportions based on paired
+// data", Statistics in Medicine 17 (1998) 2635–2650 [NewcombePaired1998].
+// both trials both succeeded on, onlyA only the first, onlyB only the second,
+// neither neither; p1 = (both+onlyA)/n, p2 = (both+onlyB)/n.
+func PairedDiff(both, onlyA, onlyB, neither int) (d, lo, hi float64) {
+	n := both + onlyA + onlyB + neither
+	if n == 0 {
+		return 0, -1, 1
+	}
+	nf := float64(n)
+	p1 := float64(both+onlyA) / nf
+	p2 := float64(both+onlyB) / nf
+	d = p1 - p2
+	l1, u1 := Wilson(both+onlyA, n, Z95)
+	l2, u2 := Wilson(both+onlyB, n, Z95)
+	// φ, the correlation of the two outcomes; 0 when a margin is empty.
+	phi := 0.0
+	a, b, c, e := float64(both), float64(onlyA), float64(onlyB), float64(neither)
+	if den := (a + b) * (c + e) * (a + c) * (b + e); den > 0 {
+		phi = (a*e - b*c) / math.Sqrt(den)
+	}
+	dl := math.Sqrt(max(sq(p1-l1)-2*phi*(p1-l1)*(u2-p2)+sq(u2-p2), 0))
+	du := math.Sqrt(max(sq(u1-p1)-2*phi*(u1-p1)*(p2-l2)+sq(p2-l2), 0))
+	return d, max(d-dl, -1), min(d+du, 1)
+}
+
+func sq(x float64) float64 { return x * x }

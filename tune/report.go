@@ -3,7 +3,6 @@ package tune
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
@@ -17,7 +16,7 @@ type Report struct {
 	// Paired compares the tuned candidate (A) with the start (B).
 	Paired tournament.Paired
 	// Diff is the tuned rate minus the start's; Lo and Hi bound it at 95 %
-	// (PairedDiffInterval).
+	// (tournament.PairedDiff).
 	Diff, Lo, Hi float64
 }
 
@@ -46,41 +45,9 @@ func Test(ctx context.Context, test *Corpus, r solver.Rules, build func(Candidat
 		return nil, err
 	}
 	rep.Paired = p
-	rep.Diff, rep.Lo, rep.Hi = PairedDiffInterval(p.Both, p.OnlyA, p.OnlyB, p.Neither)
+	rep.Diff, rep.Lo, rep.Hi = tournament.PairedDiff(p.Both, p.OnlyA, p.OnlyB, p.Neither)
 	return rep, nil
 }
-
-// PairedDiffInterval is the difference p1 − p2 between two success rates
-// measured on the same trials, with its 95 % interval by Newcombe's method 10
-// (the hybrid score interval built from the two Wilson intervals, with the
-// correlation φ of the paired outcomes): R. G. Newcombe, "Improved confidence
-// intervals for the difference between binomial proportions based on paired
-// data", Statistics in Medicine 17 (1998) 2635–2650 [NewcombePaired1998].
-// both trials both succeeded on, onlyA only the first, onlyB only the second,
-// neither neither; p1 = (both+onlyA)/n, p2 = (both+onlyB)/n.
-func PairedDiffInterval(both, onlyA, onlyB, neither int) (d, lo, hi float64) {
-	n := both + onlyA + onlyB + neither
-	if n == 0 {
-		return 0, -1, 1
-	}
-	nf := float64(n)
-	p1 := float64(both+onlyA) / nf
-	p2 := float64(both+onlyB) / nf
-	d = p1 - p2
-	l1, u1 := tournament.Wilson(both+onlyA, n, tournament.Z95)
-	l2, u2 := tournament.Wilson(both+onlyB, n, tournament.Z95)
-	// φ, the correlation of the two outcomes; 0 when a margin is empty.
-	phi := 0.0
-	a, b, c, e := float64(both), float64(onlyA), float64(onlyB), float64(neither)
-	if den := (a + b) * (c + e) * (a + c) * (b + e); den > 0 {
-		phi = (a*e - b*c) / math.Sqrt(den)
-	}
-	dl := math.Sqrt(max(sq(p1-l1)-2*phi*(p1-l1)*(u2-p2)+sq(u2-p2), 0))
-	du := math.Sqrt(max(sq(u1-p1)-2*phi*(u1-p1)*(p2-l2)+sq(p2-l2), 0))
-	return d, max(d-dl, -1), min(d+du, 1)
-}
-
-func sq(x float64) float64 { return x * x }
 
 // String writes the report as a few lines of text.
 func (r *Report) String() string {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"image/png"
-	"math"
 	"os"
 	"strings"
 	"testing"
@@ -182,27 +181,6 @@ func TestAcceptRule(t *testing.T) {
 				t.Errorf("Better(%d, %d) = %v (p = %.4g), want %v", tc.onlyInc, tc.onlyCand, got, p, tc.want)
 			}
 		})
-	}
-}
-
-func TestPairedDiffInterval(t *testing.T) {
-	// A small table: the interval holds the difference and stays in [-1, 1].
-	d, lo, hi := PairedDiffInterval(8, 5, 4, 3)
-	if math.Abs(d-0.05) > 1e-12 || !(lo < 0 && hi > 0) || lo < -0.3 || hi > 0.4 {
-		t.Errorf("(8,5,4,3): %g [%g, %g]", d, lo, hi)
-	}
-	// A large clear difference has an interval above zero that holds it.
-	d, lo, hi = PairedDiffInterval(2000, 1500, 200, 26300)
-	if !(lo > 0 && lo < d && d < hi) || math.Abs(d-1300.0/30000) > 1e-12 {
-		t.Errorf("large: %g [%g, %g]", d, lo, hi)
-	}
-	// Symmetry: swapping the two runs negates the interval.
-	d2, lo2, hi2 := PairedDiffInterval(2000, 200, 1500, 26300)
-	if math.Abs(d+d2) > 1e-12 || math.Abs(lo+hi2) > 1e-12 || math.Abs(hi+lo2) > 1e-12 {
-		t.Errorf("not symmetric: [%g, %g] and [%g, %g]", lo, hi, lo2, hi2)
-	}
-	if d, lo, hi := PairedDiffInterval(0, 0, 0, 0); d != 0 || lo != -1 || hi != 1 {
-		t.Errorf("empty: %g [%g, %g]", d, lo, hi)
 	}
 }
 
