@@ -26,7 +26,7 @@ Embedded corpora (usable by name): ` + fmt.Sprint(corpora.Names()),
 }
 
 var corpusGenerateCmd = &cobra.Command{
-	Use:   "generate --shuffle SEQUENCE|--deal SPEC --count N --seed S --out FILE",
+	Use:   "generate --shuffle SEQUENCE|--deal PARAMS --count N --seed S --out FILE",
 	Short: "Generate a corpus from a shuffle sequence or a deal generator",
 	Long: `Generate --count decks of kind --deck. Each deck starts fresh (standard52:
 AS 2S … KS AH … KC) and is made by the generator; one random generator,
@@ -36,7 +36,7 @@ and on every deck before it.
 Generators:
   --shuffle SEQUENCE  a shuffle sequence (docs/shuffles-models.md: U, HDHRDHH, D^1R^4, C^30);
                       models from the defaults or from --shuffle-config
-  --deal SPEC         a deal generator (docs/corpora.md; standard52 only):
+  --deal PARAMS         a deal generator (docs/corpora.md; standard52 only):
                       players=3..5,adjust=-100..100,target=pairs|runs|suits|both|…,
                       gather=hands|interleave (docs/corpora.md)
 
@@ -109,7 +109,7 @@ func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 		return badInput("--deck: %w", err)
 	}
 	if (seqSpec == "") == (dealSpec == "") {
-		return badInput("give exactly one of --shuffle SEQUENCE and --deal SPEC")
+		return badInput("give exactly one of --shuffle SEQUENCE and --deal PARAMS")
 	}
 	if out == "" {
 		return badInput("--out FILE is required (- for standard output)")

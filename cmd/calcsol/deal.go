@@ -19,7 +19,7 @@ card between two players (adjust -100..100: positive makes hands more biased
 toward the target, negative less, 0 leaves the deal as dealt). Targets: pairs
 (sets of a rank), runs (same-suit consecutive ranks), suits (concentration),
 both (pairs+runs), or a priority like runs>pairs. docs/corpora.md defines an
-exchange exactly. "calcsol corpus generate --deal SPEC" makes a corpus of such
+exchange exactly. "calcsol corpus generate --deal PARAMS" makes a corpus of such
 deals, gathered back into stocks.`,
 }
 
@@ -42,7 +42,7 @@ measure.`,
 }
 
 var dealShowCmd = &cobra.Command{
-	Use:   "show --deal SPEC",
+	Use:   "show --deal PARAMS",
 	Short: "Show one deal's hands before and after the adjustment",
 	Long: `Deal one uniformly shuffled deck (the first deck of "shuffle U" with --seed)
 with the deal spec, and print every hand as dealt and as adjusted, with its

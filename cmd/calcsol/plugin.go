@@ -17,9 +17,9 @@ func init() {
 its plugin protocol (docs/plugins.md); a tournament names one with kind plugin.`,
 	}
 	serveCmd := &cobra.Command{
-		Use:   "serve SPEC [KEY=VALUE...]",
+		Use:   "serve STRATEGY [KEY=VALUE...]",
 		Short: "Serve a built-in strategy as a plugin (calcsol starts it; not for running by hand)",
-		Long: `Serve the strategy SPEC names (a registry spec, as --strategy takes it:
+		Long: `Serve the strategy STRATEGY names (a registry spec, as --strategy takes it:
 priority, priority:deadlock_check=exact, greedy, random) over the plugin
 protocol, with any further KEY=VALUE parameters added to the spec's first part.
 calcsol starts this command itself as a plugin; run by hand it says so and exits.`,

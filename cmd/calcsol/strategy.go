@@ -80,7 +80,7 @@ func playOne(ctx context.Context, s solver.Strategy, d *solver.Deck, r solver.Ru
 // addRulesFlags registers --stacks and --preplaced on cmd.
 func addRulesFlags(cmd *cobra.Command) {
 	cmd.Flags().Int("stacks", 3, fmt.Sprintf("number of stacks, 1..%d", solver.MaxStacks))
-	cmd.Flags().Bool("preplaced", false, "take the first A, 2, 3, 4 out of the stock to start the tables (PySol's rule);\ndefault: tables start empty (seed 003)")
+	cmd.Flags().Bool("preplaced", false, "take the first A, 2, 3, 4 out of the stock to start the tables (PySol's rule);\ndefault: tables start empty (Nanzaki & Shintani's rules)")
 }
 
 // rulesFromFlags reads the rules given by addRulesFlags' flags.

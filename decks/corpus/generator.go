@@ -13,7 +13,7 @@ import (
 //
 //	shuffle SEQUENCE   a shuffle sequence (docs/shuffles-models.md: "shuffle U", "shuffle HDHRDHH"),
 //	                   its models built from p
-//	deal SPEC          a deal generator (docs/corpora.md: "deal players=4,adjust=50,target=pairs"),
+//	deal PARAMS          a deal generator (docs/corpora.md: "deal players=4,adjust=50,target=pairs"),
 //	                   see deal.ParseSpec
 func ParseGenerator(spec string, p shuffle.Params) (Generator, error) {
 	word, rest, _ := strings.Cut(strings.TrimSpace(spec), " ")
@@ -28,7 +28,7 @@ func ParseGenerator(spec string, p shuffle.Params) (Generator, error) {
 	case "deal":
 		return deal.ParseSpec(rest)
 	}
-	return nil, fmt.Errorf("generator %q: want \"shuffle SEQUENCE\" or \"deal SPEC\"", spec)
+	return nil, fmt.Errorf("generator %q: want \"shuffle SEQUENCE\" or \"deal PARAMS\"", spec)
 }
 
 // Regenerate makes the corpus that c's header names: same kind, generator
