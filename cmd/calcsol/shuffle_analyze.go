@@ -24,7 +24,7 @@ func init() {
 // emaxHelp documents the --emax flag shared by analyze, exact and search.
 const emaxHelp = `e_max for the blue/white/red cells and C: a number (e.g. 5.86e-4),
 "approx" (default: the 95 % quantile of max|e| for a uniform shuffle of n
-cards and s sets, by the normal approximation of analysis.ApproxEmax; 5.86e-4
+cards and s sets, by a normal approximation (docs/shuffles-analysis.md); 5.86e-4
 for n=52, s=10^6), or "reference" (Ide & Okuda's published 5.86e-4, only for
 n=52 and s=10^6). "calcsol shuffle emax" calibrates it by simulation.`
 
@@ -152,7 +152,7 @@ not depend on --workers. docs/shuffles-analysis.md defines each measure.
 	f.StringVar(&spec, "seq", "HDHRDHH", "shuffle sequence (docs/shuffles-models.md notation)")
 	f.Int64Var(&sets, "sets", 1_000_000, "number of independent sets s")
 	f.IntVar(&n, "n", 52, "deck size")
-	f.Uint64Var(&seed, "seed", 1, "seed; set i uses shuffle.NewRand(SetSeed(seed, i))")
+	f.Uint64Var(&seed, "seed", 1, "seed; each set draws from its own stream derived from the seed and its number,\nso results do not depend on --workers")
 	f.StringVar(&emaxSpec, "emax", "approx", `e_max: a number, "approx" or "reference"`)
 	f.IntVar(&workers, "workers", 0, "goroutines (0: all CPUs); results do not depend on it")
 	f.BoolVar(&asJSON, "json", false, "print JSON")

@@ -34,7 +34,7 @@ cards:
        permutation with r rising sequences probability C(n+2^k-r, n)/2^(kn),
        and A(n, r-1) (Eulerian) permutations have r rising sequences.
   with --matrix: the exact single-card position matrix (a Markov chain on
-       positions, see analysis.GSRKernel), its max|e| and C against e_max.
+       positions, see docs/shuffles-analysis.md), its max|e| and C against e_max.
        Since the matrix has no sampling noise, its C measures bias only;
        e_max is still the one for s sets (--sets) so C compares with analyze.
 

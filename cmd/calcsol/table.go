@@ -60,7 +60,7 @@ var tableCheckCmd = &cobra.Command{
 
 var tableDeriveCmd = &cobra.Command{
 	Use:   "derive --stacks N [--from NAME|FILE] --out FILE",
-	Short: "Widen a priority table to more stacks (see strategies.Derive)",
+	Short: "Widen a priority table to more stacks (how: docs/priority.md)",
 	Long: `Widen a priority table to more stacks so that every stack is used: the last
 stack (the king stack of Table 1) stays last, and each new stack repeats the
 operations of the stack before it. The shipped nanzaki-shintani-4 table is
