@@ -107,7 +107,7 @@ var errExhausted = func() (e [solver.NumRanks + 1]error) {
 	return e
 }()
 
-var errStuck = fmt.Errorf("%w: stuck: the stock is empty and no stack top can go to its assigned table", solver.ErrResign)
+var errStuck = fmt.Errorf("%w: the stock is empty and no stack top can go to the table it is assigned to", solver.ErrResign)
 
 // autoMove finds the first stack top, in name order, that its assigned table
 // needs next. Unassigned tops (only ExhaustLastStack makes them) go to the

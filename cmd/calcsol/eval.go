@@ -365,7 +365,11 @@ func runEvalCompare(cmd *cobra.Command, args []string) error {
 func renderEndings(w io.Writer, rows []evalRow) error {
 	for _, row := range rows {
 		fmt.Fprintf(w, "\nhow the games ended, %s:\n", row.rules)
-		t := tablewriter.NewTable(w)
+		// The same look as the main table: headers as written, numbers
+		// right-aligned.
+		t := tablewriter.NewTable(w,
+			tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignRight, tw.AlignRight, tw.AlignLeft}}),
+			tablewriter.WithHeaderAutoFormat(tw.Off))
 		t.Header("games", "%", "ending")
 		for _, e := range row.endings {
 			t.Append([]string{strconv.Itoa(e.Games), fmt.Sprintf("%.2f", 100*float64(e.Games)/float64(row.sum.Games)), e.Reason})
