@@ -158,7 +158,7 @@ func runRegress(cmd *cobra.Command, _ []string) error {
 		if c.Failed {
 			status, failed = "REGRESSION", failed+1
 		}
-		fmt.Fprintf(w, "%s %s × %s × %s: %d wins of %d (baseline %d)", status, c.Strategy, c.Corpus, c.Rules, c.Wins, c.Games, c.BaselineWins)
+		fmt.Fprintf(w, "%s %s × %s × %s: %d of %d games won (baseline %d)", status, c.Strategy, c.Corpus, c.Rules, c.Wins, c.Games, c.BaselineWins)
 		if c.Stochastic {
 			fmt.Fprintf(w, ", stochastic: exact McNemar p = %.3g", c.P)
 		}
