@@ -7,26 +7,15 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
 	"github.com/calcsol/calcsol/decks/corpora"
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
-)
-
-// Nanzaki & Shintani's figure (their Table 1, 3 stacks, tables starting
-// empty): 16,720 wins of 30,000 decks. It is shown beside the measured 3-stack
-// base row for comparison, never as a result.
-const (
-	refWins  = 16720
-	refGames = 30000
+	"github.com/calcsol/calcsol/tournament/report"
 )
 
 func newEvalCmd() *cobra.Command {
@@ -83,13 +72,9 @@ with 'calcsol eval compare' (McNemar's test). See docs/eval.md.`,
 
 func init() { rootCmd.AddCommand(newEvalCmd()) }
 
-// evalRow is one evaluated variant.
-type evalRow struct {
-	rules   solver.Rules
-	label   string
-	sum     tournament.Summary
-	endings []tournament.Ending
-}
+// evalTiming shows the games/s column; the command's golden tests turn it
+// off, since it depends on the machine.
+var evalTiming = true
 
 func runEval(cmd *cobra.Command, _ []string) error {
 	f := cmd.Flags()
@@ -125,7 +110,7 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	// for another number of stacks) are skipped with a note, as long as one
 	// is left.
 	var entrants []solver.Strategy
-	var rows []evalRow
+	var rows []report.EvalRow
 	var skipped []string
 	var firstErr error
 	for _, r := range variants {
@@ -136,7 +121,7 @@ func runEval(cmd *cobra.Command, _ []string) error {
 			continue
 		}
 		entrants = append(entrants, strategy)
-		rows = append(rows, evalRow{rules: r, label: label})
+		rows = append(rows, report.EvalRow{Rules: r, Label: label})
 	}
 	if len(rows) == 0 {
 		return firstErr
@@ -154,15 +139,15 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	var results []tournament.DeckResult
 	var runID tournament.RunID
 	for i, row := range rows {
-		r := row.rules
-		e := tournament.Entrant{Name: row.label, Spec: row.label, Strategy: entrants[i]}
+		r := row.Rules
+		e := tournament.Entrant{Name: row.Label, Spec: row.Label, Strategy: entrants[i]}
 		sum, res, err := tournament.Single(ctx, e, corpus, tournament.Variant{Rules: r}, tournament.RunOptions{Workers: workers})
 		if err != nil {
 			return fmt.Errorf("eval %s: %w", r, err)
 		}
-		rows[i].sum, results = sum, res
-		runID = tournament.RunID{Strategy: row.label, Corpus: corpusName, CorpusSHA: corpus.Checksum, Rules: tournament.Variant{Rules: r}.Key()}
-		rows[i].endings = tournament.Endings(res)
+		rows[i].Sum, results = sum, res
+		runID = tournament.RunID{Strategy: row.Label, Corpus: corpusName, CorpusSHA: corpus.Checksum, Rules: tournament.Variant{Rules: r}.Key()}
+		rows[i].Endings = tournament.Endings(res)
 	}
 
 	if out != "" {
@@ -175,119 +160,20 @@ func runEval(cmd *cobra.Command, _ []string) error {
 		}
 	}
 	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", corpusName, corpus.Len, workers)
-	fmt.Fprintf(summaryOut, "strategy %s\n", strategyLabels(rows))
-	if err := renderEval(summaryOut, rows); err != nil {
+	fmt.Fprintf(summaryOut, "strategy %s\n", report.StrategyLabels(rows))
+	if err := report.WriteEval(summaryOut, rows, report.Options{Timing: evalTiming}); err != nil {
 		return err
 	}
 	for _, msg := range skipped {
 		fmt.Fprintln(summaryOut, msg)
 	}
 	if reasons, _ := f.GetBool("reasons"); reasons {
-		if err := renderEndings(summaryOut, rows); err != nil {
+		if err := report.WriteEndings(summaryOut, rows); err != nil {
 			return err
 		}
 	}
 	if out != "" {
 		fmt.Fprintf(summaryOut, "per-deck records: %s\n", out)
-	}
-	return nil
-}
-
-// strategyLabels names the strategy of the rows: its label, or, when the
-// variants use different ones (the priority table for 4 stacks is not the one
-// for 3), each label with the stack counts it played.
-func strategyLabels(rows []evalRow) string {
-	var labels []string
-	stacks := map[string][]string{}
-	for _, r := range rows {
-		if _, ok := stacks[r.label]; !ok {
-			labels = append(labels, r.label)
-		}
-		n := fmt.Sprint(r.rules.Stacks)
-		if !slices.Contains(stacks[r.label], n) {
-			stacks[r.label] = append(stacks[r.label], n)
-		}
-	}
-	if len(labels) == 1 {
-		return labels[0]
-	}
-	parts := make([]string, len(labels))
-	for i, l := range labels {
-		parts[i] = fmt.Sprintf("%s (%s stacks)", l, strings.Join(stacks[l], ", "))
-	}
-	return strings.Join(parts, "; ")
-}
-
-// speedText formats the games/s column; the command's golden test masks it,
-// since it depends on the machine.
-var speedText = func(s tournament.Summary) string { return fmt.Sprintf("%.0f", s.GamesPerSec) }
-
-// renderEval prints the comparison table and, when the 3-stack base variant
-// is in it, the note on the literature's figure.
-func renderEval(w io.Writer, rows []evalRow) error {
-	failures := false
-	for _, r := range rows {
-		failures = failures || r.sum.Failures > 0
-	}
-	header := []any{"variant", "wins", "games", "rate %", "95 % CI", "mean placed"}
-	if failures {
-		header = append(header, "failures")
-	}
-	// The literature's figure exists for 3 stacks, base only: no column without that row.
-	var ref *evalRow
-	for i, r := range rows {
-		if r.rules.Stacks == 3 && !r.rules.Preplaced {
-			ref = &rows[i]
-		}
-	}
-	header = append(header, "games/s")
-	if ref != nil {
-		header = append(header, "literature")
-	}
-	align := []tw.Align{tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
-	if failures {
-		align = append(align, tw.AlignRight)
-	}
-	align = append(align, tw.AlignRight, tw.AlignLeft)
-
-	t := tablewriter.NewTable(w,
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
-		tablewriter.WithHeaderAutoFormat(tw.Off))
-	t.Header(header...)
-	for i, r := range rows {
-		s := r.sum
-		row := []any{r.rules.String(), s.Wins, s.Games,
-			fmt.Sprintf("%.2f", 100*s.Rate),
-			fmt.Sprintf("[%.2f, %.2f]", 100*s.Lo, 100*s.Hi),
-			fmt.Sprintf("%.2f", s.MeanPlaced)}
-		if failures {
-			row = append(row, s.Failures)
-		}
-		row = append(row, speedText(s))
-		if ref != nil {
-			lit := ""
-			if ref == &rows[i] {
-				lit = fmt.Sprintf("%.2f %% (Nanzaki & Shintani)", 100*float64(refWins)/refGames)
-			}
-			row = append(row, lit)
-		}
-		if err := t.Append(row...); err != nil {
-			return err
-		}
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	if ref != nil {
-		refRate := float64(refWins) / refGames
-		where := "inside"
-		if refRate < ref.sum.Lo || refRate > ref.sum.Hi {
-			where = "outside"
-		}
-		fmt.Fprintf(w, "literature: the paper's figure, not measured here. Nanzaki & Shintani report\n"+
-			"%d wins of %d decks (%.2f %%) with their Table 1, 3 stacks, tables starting empty, on\n"+
-			"their own decks. It lies %s the 95 %% CI measured above for 3 stacks, base (%s).\n",
-			refWins, refGames, 100*refRate, where, ref.label)
 	}
 	return nil
 }
@@ -333,50 +219,5 @@ func runEvalCompare(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return badInput("%v", err)
 	}
-	w := cmd.OutOrStdout()
-	t := tablewriter.NewTable(w,
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}}),
-		tablewriter.WithHeaderAutoFormat(tw.Off))
-	t.Header("run", "file", "wins", "games", "rate %", "95 % CI")
-	for i, name := range []string{"A", "B"} {
-		s := tournament.Summarize(runs[i], 0)
-		if err := t.Append(name, args[i], s.Wins, s.Games, fmt.Sprintf("%.2f", 100*s.Rate),
-			fmt.Sprintf("[%.2f, %.2f]", 100*s.Lo, 100*s.Hi)); err != nil {
-			return err
-		}
-	}
-	if err := t.Render(); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "both won %d, only A %d, only B %d, neither %d\n", c.Both, c.OnlyA, c.OnlyB, c.Neither)
-	fmt.Fprintf(w, "McNemar exact test, two-sided: p = %.3g", c.P)
-	switch {
-	case c.P >= 0.05:
-		fmt.Fprintln(w, " — no significant difference at the 5 % level")
-	case c.OnlyA > c.OnlyB:
-		fmt.Fprintln(w, " — A wins significantly more often (5 % level)")
-	default:
-		fmt.Fprintln(w, " — B wins significantly more often (5 % level)")
-	}
-	return nil
-}
-
-// renderEndings prints, for each variant, how its games ended, most frequent first.
-func renderEndings(w io.Writer, rows []evalRow) error {
-	for _, row := range rows {
-		fmt.Fprintf(w, "\nhow the games ended, %s:\n", row.rules)
-		// The same look as the main table: headers as written, numbers
-		// right-aligned.
-		t := tablewriter.NewTable(w,
-			tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignRight, tw.AlignRight, tw.AlignLeft}}),
-			tablewriter.WithHeaderAutoFormat(tw.Off))
-		t.Header("games", "%", "ending")
-		for _, e := range row.endings {
-			t.Append([]string{strconv.Itoa(e.Games), fmt.Sprintf("%.2f", 100*float64(e.Games)/float64(row.sum.Games)), e.Reason})
-		}
-		if err := t.Render(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return report.WriteCompare(cmd.OutOrStdout(), [2]string{args[0], args[1]}, runs, c)
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	goldenfile "github.com/calcsol/calcsol/internal/golden"
-	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
 )
 
@@ -26,9 +25,8 @@ func golden(t *testing.T, name, got string) {
 // masked, since it depends on the machine.
 func runEvalCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	saved := speedText
-	speedText = func(tournament.Summary) string { return "(masked)" }
-	defer func() { speedText = saved }()
+	evalTiming = false
+	defer func() { evalTiming = true }()
 	cmd := newEvalCmd()
 	var out, errb bytes.Buffer
 	cmd.SetOut(&out)
@@ -211,29 +209,4 @@ func TestEvalBadInput(t *testing.T) {
 			}
 		})
 	}
-}
-
-// renderEval with failures shows the failures column, and the note says when
-// the literature's figure lies inside the measured interval.
-func TestRenderEvalFailures(t *testing.T) {
-	saved := speedText
-	speedText = func(tournament.Summary) string { return "(masked)" }
-	defer func() { speedText = saved }()
-	res := make([]tournament.DeckResult, 1000)
-	for i := range res {
-		res[i] = tournament.DeckResult{Deck: i, Placed: 30}
-		if i%9 < 5 { // 556 wins, one of them replaced by a failure below
-			res[i] = tournament.DeckResult{Deck: i, Won: true, Placed: 52}
-		}
-	}
-	res[1] = tournament.DeckResult{Deck: 1, Placed: 4, Failed: true, Reason: "boom"}
-	rows := []evalRow{
-		{rules: solver.Rules{Stacks: 3}, label: "x", sum: tournament.Summarize(res, 0)},
-		{rules: solver.Rules{Stacks: 4}, label: "y", sum: tournament.Summarize(res[:10], 0)},
-	}
-	var b bytes.Buffer
-	if err := renderEval(&b, rows); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "failures.golden", b.String())
 }

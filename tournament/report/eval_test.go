@@ -1,0 +1,85 @@
+package report
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/calcsol/calcsol/internal/golden"
+	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/tournament"
+)
+
+// results makes n results, the first wins of them won.
+func results(n, wins int) []tournament.DeckResult {
+	res := make([]tournament.DeckResult, n)
+	for i := range res {
+		res[i] = tournament.DeckResult{Deck: i, Placed: 30, Reason: "stuck"}
+		if i < wins {
+			res[i] = tournament.DeckResult{Deck: i, Won: true, Placed: 52, Reason: "won"}
+		}
+	}
+	return res
+}
+
+func TestStrategyLabels(t *testing.T) {
+	tests := []struct {
+		name string
+		rows []EvalRow
+		want string
+	}{
+		{"one", []EvalRow{{Rules: solver.Rules{Stacks: 3}, Label: "a"}, {Rules: solver.Rules{Stacks: 4}, Label: "a"}}, "a"},
+		{"per stacks", []EvalRow{
+			{Rules: solver.Rules{Stacks: 3}, Label: "a"}, {Rules: solver.Rules{Stacks: 3, Preplaced: true}, Label: "a"},
+			{Rules: solver.Rules{Stacks: 4}, Label: "b"}}, "a (3 stacks); b (4 stacks)"},
+	}
+	for _, tc := range tests {
+		if got := StrategyLabels(tc.rows); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// WriteEval, WriteEndings and WriteCompare against golden files: with
+// failures the failures column shows, and the note says whether the
+// literature's figure lies inside the measured interval.
+func TestWriteEval(t *testing.T) {
+	res := make([]tournament.DeckResult, 1000)
+	for i := range res {
+		res[i] = tournament.DeckResult{Deck: i, Placed: 30}
+		if i%9 < 5 { // 556 wins, one of them replaced by a failure below
+			res[i] = tournament.DeckResult{Deck: i, Won: true, Placed: 52}
+		}
+	}
+	res[1] = tournament.DeckResult{Deck: 1, Placed: 4, Failed: true, Reason: "boom"}
+	a, b := results(100, 60), results(100, 45)
+	c, err := tournament.Compare(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends := []EvalRow{{Rules: solver.Rules{Stacks: 4}, Sum: tournament.Summarize(a, 0), Endings: tournament.Endings(a)}}
+	tests := []struct {
+		name  string
+		write func(*bytes.Buffer) error
+	}{
+		{"eval-failures", func(w *bytes.Buffer) error {
+			return WriteEval(w, []EvalRow{
+				{Rules: solver.Rules{Stacks: 3}, Label: "x", Sum: tournament.Summarize(res, 0)},
+				{Rules: solver.Rules{Stacks: 4}, Label: "y", Sum: tournament.Summarize(res[:10], 0)},
+			}, Options{})
+		}},
+		{"eval-no-reference", func(w *bytes.Buffer) error { return WriteEval(w, ends, Options{}) }},
+		{"eval-endings", func(w *bytes.Buffer) error { return WriteEndings(w, ends) }},
+		{"eval-compare", func(w *bytes.Buffer) error {
+			return WriteCompare(w, [2]string{"a.jsonl", "b.jsonl"}, [2][]tournament.DeckResult{a, b}, c)
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := tc.write(&b); err != nil {
+				t.Fatal(err)
+			}
+			golden.Check(t, "testdata/"+tc.name+".golden", b.Bytes())
+		})
+	}
+}
