@@ -2,6 +2,7 @@ package configs
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
@@ -478,4 +479,24 @@ func strategyHash(s solver.Strategy, spec string, parts []strategies.Part, rules
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// LoadTournament parses a tournament config, plans it and builds the
+// tournament (strategies started once, corpora read or made). It returns the
+// resolved config text too, which a report directory keeps and a manifest
+// checksums.
+func LoadTournament(ctx context.Context, data []byte, file string, reg *strategies.Registry) (*tournament.Tournament, []byte, error) {
+	cfg, err := ParseTournament(data, file)
+	if err != nil {
+		return nil, nil, err
+	}
+	plan, err := cfg.Plan(reg)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := tournament.New(ctx, plan, cfg.Seed)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return t, cfg.Format(), nil
 }

@@ -1,9 +1,11 @@
 package configs
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/calcsol/calcsol/tournament"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -133,4 +135,40 @@ func FuzzParseTournament(f *testing.F) {
 		}
 		roundTrip(t, cfg)
 	})
+}
+
+// LoadTournament passes on the parser's and the planner's errors, and builds
+// a tournament whose config text parses again to the same text.
+func TestLoadTournament(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"ok", "strategies: [{name: g, kind: greedy}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", ""},
+		{"parse", "strategies: [{name: g}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies[0].kind: missing"},
+		{"plan", "strategies: [{name: g, kind: gready}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:1: strategies[0] (g): unknown strategy kind "gready"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tour, text, err := LoadTournament(context.Background(), []byte(tc.in), "t.yaml", Strategies())
+			if tc.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("error %v, want one containing %q", err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tour.Games(tournament.Shard{}); got != 1000 {
+				t.Errorf("%d games, want 1000", got)
+			}
+			cfg, err := ParseTournament(text, "again.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again := cfg.Format(); string(again) != string(text) {
+				t.Errorf("the config text does not parse back to itself:\n%s\n%s", text, again)
+			}
+		})
+	}
 }

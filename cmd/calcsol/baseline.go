@@ -124,11 +124,11 @@ func loadBaseline(cmd *cobra.Command, file string) (*tournament.Baseline, *tourn
 	if err != nil {
 		return nil, nil, badInput("%v", err)
 	}
-	r := tournamentRun{}
-	if err := r.load(contextOf(cmd), []byte(b.Config), file+" (its config)"); err != nil {
-		return nil, nil, err
+	t, _, err := configs.LoadTournament(contextOf(cmd), []byte(b.Config), file+" (its config)", strategyRegistry())
+	if err != nil {
+		return nil, nil, badInput("%w", err)
 	}
-	return b, r.t, nil
+	return b, t, nil
 }
 
 func runRegress(cmd *cobra.Command, _ []string) error {

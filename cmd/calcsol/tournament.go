@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -18,7 +15,6 @@ import (
 	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/internal/interrupt"
-	"github.com/calcsol/calcsol/internal/progress"
 	"github.com/calcsol/calcsol/tournament"
 	"github.com/calcsol/calcsol/tournament/report"
 )
@@ -113,48 +109,31 @@ corpus are refused, and missing or duplicate shards are named (exit status
 	return cmd
 }
 
-// tournamentRun is what runTournament has resolved before playing.
-type tournamentRun struct {
-	cfg       *configs.TournamentConfig
-	cfgText   []byte
-	cfgSHA    string
-	t         *tournament.Tournament
-	shard     tournament.Shard
-	dir       string // report directory, or ""
-	resume    bool
-	trace     bool
-	workers   int
-	format    string
-	timing    bool
-	stdout    io.Writer
-	stderr    io.Writer
-	stderrTTY bool
-}
-
 func runTournament(cmd *cobra.Command, args []string) error {
 	f := cmd.Flags()
-	r := tournamentRun{stdout: cmd.OutOrStdout(), stderr: cmd.ErrOrStderr()}
-	r.workers, _ = f.GetInt("workers")
-	r.format, _ = f.GetString("format")
-	r.trace, _ = f.GetBool("trace")
-	r.timing, _ = f.GetBool("timing")
+	workers, _ := f.GetInt("workers")
+	format, _ := f.GetString("format")
+	timing, _ := f.GetBool("timing")
 	out, _ := f.GetString("out")
 	resume, _ := f.GetString("resume")
 	shard, _ := f.GetString("shard")
-	if r.workers < 1 {
-		return badInput("--workers %d: want at least 1", r.workers)
+	opt := tournament.SessionOptions{Workers: workers, Log: cmd.ErrOrStderr()}
+	opt.Trace, _ = f.GetBool("trace")
+	if workers < 1 {
+		return badInput("--workers %d: want at least 1", workers)
 	}
-	if !slices.Contains(report.Formats, r.format) {
-		return badInput("--format %q: want one of %s", r.format, strings.Join(report.Formats, ", "))
+	if !slices.Contains(report.Formats, format) {
+		return badInput("--format %q: want one of %s", format, strings.Join(report.Formats, ", "))
 	}
 	if shard != "" {
 		s, err := tournament.ParseShard(shard)
 		if err != nil {
 			return badInput("--shard: %v", err)
 		}
-		r.shard = s
+		opt.Shard = s
 	}
 	// Output paths are checked before any work.
+	data, file := configs.TournamentYAML(), "configs/tournament.yaml (built in)"
 	switch {
 	case out != "" && resume != "":
 		return badInput("--out and --resume: give one (--resume writes into the directory it continues)")
@@ -165,7 +144,12 @@ func runTournament(cmd *cobra.Command, args []string) error {
 		if err := atomicfile.CheckDir(resume); err != nil {
 			return badInput("--resume: %v", err)
 		}
-		r.dir, r.resume = resume, true
+		m, text, err := tournament.ReadRun(resume)
+		if err != nil {
+			return badInput("--resume: %v", err)
+		}
+		opt.Dir, opt.Resume = resume, &m
+		data, file = text, filepath.Join(resume, tournament.ConfigFile)
 	case out != "":
 		if err := atomicfile.CheckDir(out); err != nil {
 			return badInput("--out: %v", err)
@@ -173,48 +157,46 @@ func runTournament(cmd *cobra.Command, args []string) error {
 		if _, err := os.Stat(filepath.Join(out, tournament.ResultsFile)); err == nil {
 			return badInput("--out %s: it holds a run's results already (continue it with --resume %s, or choose another directory)", out, out)
 		}
-		r.dir = out
+		opt.Dir = out
+	}
+	if len(args) == 1 {
+		var err error
+		if data, err = os.ReadFile(args[0]); err != nil {
+			return badInput("%v", err)
+		}
+		file = args[0]
 	}
 
 	ctx, stop := signalContext(cmd)
 	defer stop()
-	var m tournament.Manifest
-	if r.resume {
-		var err error
-		if m, err = tournament.ReadManifest(r.dir); err != nil {
-			return badInput("--resume: %v", err)
-		}
-		data, err := os.ReadFile(filepath.Join(r.dir, tournament.ConfigFile))
-		if err != nil {
-			return badInput("--resume: %v", err)
-		}
-		if err := r.load(ctx, data, filepath.Join(r.dir, tournament.ConfigFile)); err != nil {
-			return err
-		}
-		if m.Shard != "" {
-			if r.shard, err = tournament.ParseShard(m.Shard); err != nil {
-				return badInput("--resume: manifest: %v", err)
-			}
-		}
-		r.trace = m.Trace
-		if err := sameManifest(m, r.t.Manifest(r.cfgSHA, r.shard, r.trace)); err != nil {
-			return badInput("--resume %s: %v", r.dir, err)
-		}
-	} else {
-		data, file := configs.TournamentYAML(), "configs/tournament.yaml (built in)"
-		if len(args) == 1 {
-			var err error
-			if data, err = os.ReadFile(args[0]); err != nil {
-				return badInput("%v", err)
-			}
-			file = args[0]
-		}
-		if err := r.load(ctx, data, file); err != nil {
-			return err
-		}
-		m = r.t.Manifest(r.cfgSHA, r.shard, r.trace)
+	t, text, err := configs.LoadTournament(ctx, data, file, strategyRegistry())
+	if err != nil {
+		return badInput("%w", err)
 	}
-	return r.play(ctx, m)
+	opt.Config = text
+	s, err := t.Open(opt)
+	if de := (*tournament.DirError)(nil); errors.As(err, &de) {
+		return badInput("%w", err)
+	} else if err != nil {
+		return err
+	}
+	rep, err := s.Play(ctx)
+	if err != nil {
+		return err
+	}
+	w := cmd.OutOrStdout()
+	if err := report.Write(w, rep, format, report.Options{Timing: timing}); err != nil {
+		return err
+	}
+	if opt.Dir != "" {
+		if err := report.WriteFiles(opt.Dir, rep, s.Manifest()); err != nil {
+			return err
+		}
+		if format == "table" {
+			fmt.Fprintf(w, "report: %s\n", opt.Dir)
+		}
+	}
+	return nil
 }
 
 // signalContext is cmd's context, cancelled by Ctrl-C or SIGTERM, so that a
@@ -229,96 +211,4 @@ func contextOf(cmd *cobra.Command) context.Context {
 		return ctx
 	}
 	return context.Background()
-}
-
-// load parses a config and builds its tournament (strategies started once).
-func (r *tournamentRun) load(ctx context.Context, data []byte, file string) error {
-	cfg, err := configs.ParseTournament(data, file)
-	if err != nil {
-		return badInput("%v", err)
-	}
-	plan, err := cfg.Plan(strategyRegistry())
-	if err != nil {
-		return badInput("%v", err)
-	}
-	t, err := tournament.New(ctx, plan, cfg.Seed)
-	if err != nil {
-		return badInput("%s: %v", file, err)
-	}
-	r.cfg, r.t = cfg, t
-	r.cfgText = cfg.Format()
-	sum := sha256.Sum256(r.cfgText)
-	r.cfgSHA = hex.EncodeToString(sum[:])
-	return nil
-}
-
-// sameManifest checks that a resumed run is the run its directory holds.
-func sameManifest(old, now tournament.Manifest) error {
-	switch {
-	case old.Program != now.Program:
-		return fmt.Errorf("made by %s; this is %s", old.Program, now.Program)
-	case old.ConfigSHA != now.ConfigSHA || !slices.Equal(old.Corpora, now.Corpora) || !slices.Equal(old.Strategies, now.Strategies) || !slices.Equal(old.Cells, now.Cells):
-		return errors.New("its config, corpora or strategies have changed since the run began")
-	}
-	return nil
-}
-
-func (r *tournamentRun) play(ctx context.Context, m tournament.Manifest) error {
-	ta := r.t.NewTally()
-	var sink tournament.Sink
-	skip := 0
-	if r.dir != "" {
-		if !r.resume {
-			if err := atomicfile.Write(filepath.Join(r.dir, tournament.ConfigFile), r.cfgText); err != nil {
-				return err
-			}
-			if err := tournament.WriteManifest(r.dir, m); err != nil {
-				return err
-			}
-		}
-		res, n, err := r.t.OpenResults(r.dir, r.shard, ta)
-		if err != nil {
-			return badInput("%v", err)
-		}
-		defer res.Close()
-		sink, skip = res, n
-	}
-	total := r.t.Games(r.shard)
-	if r.resume {
-		fmt.Fprintf(r.stderr, "resuming: %d of %d games recorded; playing the other %d\n", skip, total, total-skip)
-	}
-	opt := tournament.RunOptions{Workers: r.workers, Shard: r.shard, Skip: skip, Trace: r.trace}
-	// The shared progress line (games done, games/s, time left), drawn only
-	// when standard error is a terminal; Run reports from one goroutine.
-	bar := progress.Start(r.stderr, "games", int64(total-skip))
-	last := skip
-	opt.Progress = func(done, _ int) {
-		bar.Add(int64(done - last))
-		last = done
-	}
-	err := r.t.Run(ctx, ta.Sink(sink), opt)
-	bar.Stop() // clears the line
-	if err != nil {
-		if ctx.Err() != nil && r.dir != "" {
-			done := 0
-			for _, c := range ta.Tallies() {
-				done += c.Games
-			}
-			return fmt.Errorf("interrupted: %d of %d games recorded in %s; continue with: calcsol tournament --resume %s", done, total, r.dir, r.dir)
-		}
-		return err
-	}
-	rep := ta.Report()
-	if err := report.Write(r.stdout, rep, r.format, report.Options{Timing: r.timing}); err != nil {
-		return err
-	}
-	if r.dir != "" {
-		if err := report.WriteFiles(r.dir, rep, m); err != nil {
-			return err
-		}
-		if r.format == "table" {
-			fmt.Fprintf(r.stdout, "report: %s\n", r.dir)
-		}
-	}
-	return nil
 }

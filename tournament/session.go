@@ -1,0 +1,161 @@
+package tournament
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/calcsol/calcsol/internal/atomicfile"
+	"github.com/calcsol/calcsol/internal/progress"
+)
+
+// Session is one run of a tournament with its report directory, if it has
+// one: opened (fresh or resumed) before any game is played, then played.
+type Session struct {
+	t        *Tournament
+	opt      SessionOptions
+	manifest Manifest
+	tally    *Tally
+	results  *Results // nil without a directory
+	skip     int      // games recorded by the run resumed
+}
+
+// SessionOptions say how a session plays and where it records.
+type SessionOptions struct {
+	// Config is the resolved config text (configs.TournamentConfig.Format):
+	// its checksum goes in the manifest, the text in Dir.
+	Config []byte
+	// Dir is the report directory, or "" for none.
+	Dir string
+	// Resume continues the run Dir holds, whose manifest this is; Shard and
+	// Trace are then the manifest's.
+	Resume *Manifest
+	Shard  Shard
+	Trace  bool
+	// Workers play games in parallel.
+	Workers int
+	// Log gets the resuming note and the progress line (drawn only when it
+	// is a terminal).
+	Log io.Writer
+}
+
+// DirError says that a report directory cannot hold or continue the run: a
+// fault of the input, not of the run.
+type DirError struct{ Err error }
+
+func (e *DirError) Error() string { return e.Err.Error() }
+func (e *DirError) Unwrap() error { return e.Err }
+
+// ReadRun reads what a report directory holds of its run, to resume it: the
+// manifest and the resolved config.
+func ReadRun(dir string) (Manifest, []byte, error) {
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return m, nil, err
+	}
+	data, err := os.ReadFile(filepath.Join(dir, ConfigFile))
+	return m, data, err
+}
+
+// ConfigSHA is the checksum of a resolved config text, as manifests give it.
+func ConfigSHA(config []byte) string {
+	sum := sha256.Sum256(config)
+	return hex.EncodeToString(sum[:])
+}
+
+// SameRun checks that a resumed run is the run its directory holds.
+func SameRun(old, now Manifest) error {
+	switch {
+	case old.Program != now.Program:
+		return fmt.Errorf("made by %s; this is %s", old.Program, now.Program)
+	case old.ConfigSHA != now.ConfigSHA || !slices.Equal(old.Corpora, now.Corpora) || !slices.Equal(old.Strategies, now.Strategies) || !slices.Equal(old.Cells, now.Cells):
+		return errors.New("its config, corpora or strategies have changed since the run began")
+	}
+	return nil
+}
+
+// Open prepares a session of t. A fresh run with a directory writes its
+// config and manifest there; a resumed one is checked against the manifest
+// it continues and reads the records done. A *DirError is a directory that
+// cannot serve.
+func (t *Tournament) Open(opt SessionOptions) (*Session, error) {
+	s := &Session{t: t, opt: opt, tally: t.NewTally()}
+	if m := opt.Resume; m != nil {
+		var err error
+		if m.Shard != "" {
+			if s.opt.Shard, err = ParseShard(m.Shard); err != nil {
+				return nil, &DirError{fmt.Errorf("--resume: manifest: %w", err)}
+			}
+		}
+		s.opt.Trace = m.Trace
+		if err := SameRun(*m, t.Manifest(ConfigSHA(opt.Config), s.opt.Shard, s.opt.Trace)); err != nil {
+			return nil, &DirError{fmt.Errorf("--resume %s: %w", opt.Dir, err)}
+		}
+		s.manifest = *m
+	} else {
+		s.manifest = t.Manifest(ConfigSHA(opt.Config), opt.Shard, opt.Trace)
+	}
+	if opt.Dir == "" {
+		return s, nil
+	}
+	if opt.Resume == nil {
+		if err := atomicfile.Write(filepath.Join(opt.Dir, ConfigFile), opt.Config); err != nil {
+			return nil, err
+		}
+		if err := WriteManifest(opt.Dir, s.manifest); err != nil {
+			return nil, err
+		}
+	}
+	res, n, err := t.OpenResults(opt.Dir, s.opt.Shard, s.tally)
+	if err != nil {
+		return nil, &DirError{err}
+	}
+	s.results, s.skip = res, n
+	return s, nil
+}
+
+// Manifest is the manifest of the session's run.
+func (s *Session) Manifest() Manifest { return s.manifest }
+
+// Play plays the games not yet recorded and returns the report of the whole
+// run. Interrupted (ctx cancelled) with a directory, it says how many games
+// are recorded and how to continue.
+func (s *Session) Play(ctx context.Context) (Report, error) {
+	var sink Sink
+	if s.results != nil {
+		defer s.results.Close()
+		sink = s.results
+	}
+	total := s.t.Games(s.opt.Shard)
+	if s.opt.Resume != nil {
+		fmt.Fprintf(s.opt.Log, "resuming: %d of %d games recorded; playing the other %d\n", s.skip, total, total-s.skip)
+	}
+	opt := RunOptions{Workers: s.opt.Workers, Shard: s.opt.Shard, Skip: s.skip, Trace: s.opt.Trace}
+	// The shared progress line (games done, games/s, time left), drawn only
+	// when the log is a terminal; Run reports from one goroutine.
+	bar := progress.Start(s.opt.Log, "games", int64(total-s.skip))
+	last := s.skip
+	opt.Progress = func(done, _ int) {
+		bar.Add(int64(done - last))
+		last = done
+	}
+	err := s.t.Run(ctx, s.tally.Sink(sink), opt)
+	bar.Stop() // clears the line
+	if err != nil {
+		if ctx.Err() != nil && s.opt.Dir != "" {
+			done := 0
+			for _, c := range s.tally.Tallies() {
+				done += c.Games
+			}
+			return Report{}, fmt.Errorf("interrupted: %d of %d games recorded in %s; continue with: calcsol tournament --resume %s", done, total, s.opt.Dir, s.opt.Dir)
+		}
+		return Report{}, err
+	}
+	return s.tally.Report(), nil
+}
