@@ -1,24 +1,17 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"io"
-	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/internal/atomicfile"
-	"github.com/calcsol/calcsol/solver"
-	"github.com/calcsol/calcsol/strategies"
 	"github.com/calcsol/calcsol/tune"
 )
 
@@ -83,134 +76,6 @@ an uninterrupted run. See docs/tuning.md.`,
 
 func init() { rootCmd.AddCommand(newTuneCmd()) }
 
-// tuneSetup is what the flags say to search.
-type tuneSetup struct {
-	parts     []strategies.Part
-	paramPart map[string]int // tuned parameter → the part that declares it
-	start     tune.Candidate
-	startName string
-	space     *tune.Space
-	build     func(tune.Candidate) (solver.Strategy, error)
-	// incremental: the strategy is the start table's priority strategy and
-	// nothing else, so the search may play tables itself.
-	incremental bool
-}
-
-func setupTune(cmd *cobra.Command, r solver.Rules) (*tuneSetup, error) {
-	f := cmd.Flags()
-	spec, _ := f.GetString("strategy")
-	tableArg, _ := f.GetString("table")
-	opts, _ := f.GetStringArray("option")
-	params, _ := f.GetStringArray("param")
-	noOps, _ := f.GetBool("no-ops")
-	tuneOpts, _ := f.GetStringSlice("options")
-	reg := strategyRegistry()
-	parts, err := strategies.ParseSpec(spec)
-	if err != nil {
-		return nil, badInput("--strategy: %w", err)
-	}
-	s := &tuneSetup{parts: parts, paramPart: map[string]int{}, space: &tune.Space{Rules: r, Options: tuneOpts}}
-	s.start.Params = map[string]string{}
-	priority := parts[0].Kind == "priority"
-	if !priority && (tableArg != "" || len(opts) > 0 || len(tuneOpts) > 0) {
-		return nil, badInput("--table, --option and --options go with --strategy priority, not %s", parts[0].Kind)
-	}
-	if priority && (!noOps || len(tuneOpts) > 0) {
-		name := tableArg
-		if name == "" {
-			name = parts[0].Params["table"]
-		}
-		t, err := configs.LoadPriorityFor(name, r.Stacks)
-		if err != nil {
-			return nil, badInput("%v", err)
-		}
-		for _, kv := range opts {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok {
-				return nil, badInput("--option %q: want key=value", kv)
-			}
-			if err := t.Options.SetOption(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
-				return nil, badInput("--option: %v", err)
-			}
-		}
-		delete(parts[0].Params, "table")
-		// Options given in the spec become the start table's own, unless
-		// they are tuned as parameters.
-		for k, v := range parts[0].Params {
-			if slices.Contains(tune.OptionNames(), k) && !slices.Contains(params, k) {
-				if err := t.Options.SetOption(k, v); err != nil {
-					return nil, badInput("--strategy: %v", err)
-				}
-				delete(parts[0].Params, k)
-			}
-		}
-		s.start.Table, s.startName = t, t.Name
-		s.space.Ops = !noOps
-	}
-	for _, name := range params {
-		found := false
-		for i, p := range parts {
-			k, ok := reg.Kind(p.Kind)
-			if !ok {
-				return nil, badInput("--strategy: unknown kind %q (known: %s)", p.Kind, strings.Join(reg.Names(), ", "))
-			}
-			j := slices.IndexFunc(k.Params, func(d solver.Param) bool { return d.Name == name })
-			if j < 0 {
-				continue
-			}
-			d := k.Params[j]
-			v, given := p.Params[name]
-			if !given {
-				v = d.Value
-				if s.start.Table != nil && slices.Contains(tune.OptionNames(), name) {
-					v = tune.OptionValue(s.start.Table.Options, name)
-				}
-			}
-			s.start.Params[name] = v
-			s.paramPart[name] = i
-			delete(parts[i].Params, name)
-			s.space.Params = append(s.space.Params, d)
-			found = true
-			break
-		}
-		if !found {
-			return nil, badInput("--param %s: no kind of %q declares it", name, spec)
-		}
-	}
-	if s.startName == "" {
-		s.startName = strategies.FormatSpec(parts)
-	}
-	s.build = func(c tune.Candidate) (solver.Strategy, error) {
-		ps := make([]strategies.Part, len(s.parts))
-		for i, p := range s.parts {
-			ps[i] = strategies.Part{Kind: p.Kind, Params: maps.Clone(p.Params)}
-		}
-		for name, v := range c.Params {
-			ps[s.paramPart[name]].Params[name] = v
-		}
-		rr := reg
-		if c.Table != nil {
-			t := c.Table
-			rr = strategies.NewRegistry()
-			rr.MustRegister(strategies.PriorityKind(func(string, int) (*strategies.Table, error) { return tune.CloneTable(t), nil }))
-			for _, k := range reg.Kinds() {
-				if k.Name != "priority" {
-					rr.MustRegister(k)
-				}
-			}
-		}
-		return rr.BuildParts(ps)
-	}
-	s.incremental = s.start.Table != nil && len(parts) == 1 && len(parts[0].Params) == 0 && len(s.space.Params) == 0
-	if err := s.space.Check(s.start); err != nil {
-		return nil, badInput("%v", err)
-	}
-	if _, err := s.build(s.start); err != nil {
-		return nil, badInput("%v", err)
-	}
-	return s, nil
-}
-
 // withExt replaces path's extension.
 func withExt(path, ext string) string {
 	return strings.TrimSuffix(path, filepath.Ext(path)) + ext
@@ -239,9 +104,16 @@ func runTune(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	setup, err := setupTune(cmd, r)
+	var in tune.SetupInput
+	in.Spec, _ = f.GetString("strategy")
+	in.Table, _ = f.GetString("table")
+	in.Options, _ = f.GetStringArray("option")
+	in.Params, _ = f.GetStringArray("param")
+	in.NoOps, _ = f.GetBool("no-ops")
+	in.Tune, _ = f.GetStringSlice("options")
+	setup, err := tune.NewSetup(strategyRegistry(), in, r, configs.LoadPriorityFor)
 	if err != nil {
-		return err
+		return badInput("%w", err)
 	}
 	load := func(flag string) (*tune.Corpus, error) {
 		arg, _ := f.GetString(flag)
@@ -269,17 +141,12 @@ func runTune(cmd *cobra.Command, _ []string) error {
 	if train == nil || validate == nil {
 		return badInput("--train and --validate are required")
 	}
-	for _, c := range []*tune.Corpus{validate, test} {
-		if c != nil && c.Checksum == train.Checksum {
-			return badInput("corpus %s is the training corpus: the search would be judged on the decks it was tuned on", c.Name)
-		}
-	}
-	if test != nil && test.Checksum == validate.Checksum {
-		return badInput("the test corpus is the validation corpus: it would not be held out")
+	if err := tune.CheckHeldOut(train, validate, test); err != nil {
+		return badInput("%w", err)
 	}
 
-	opt := tune.Options{Rules: r, Train: train, Validate: validate, Space: setup.space, Start: setup.start,
-		StartName: setup.startName, Build: setup.build, Incremental: setup.incremental}
+	opt := tune.Options{Rules: r, Train: train, Validate: validate, Space: setup.Space, Start: setup.Start,
+		StartName: setup.StartName, Build: setup.Build, Incremental: setup.Incremental}
 	opt.Seed, _ = f.GetUint64("seed")
 	opt.Evals, _ = f.GetInt("evals")
 	opt.Time, _ = f.GetDuration("time")
@@ -315,9 +182,9 @@ func runTune(cmd *cobra.Command, _ []string) error {
 	}
 	defer logFile.Close()
 	opt.Log = logFile
-	opt.Progress = progressPrinter(cmd.ErrOrStderr())
+	opt.Progress = tune.ProgressLine(cmd.ErrOrStderr())
 
-	ctx, stop := signal.NotifyContext(cmdContext(cmd), os.Interrupt)
+	ctx, stop := signal.NotifyContext(contextOf(cmd), os.Interrupt)
 	defer stop()
 	res, err := tune.Search(ctx, opt)
 	fmt.Fprintln(cmd.ErrOrStderr())
@@ -331,24 +198,23 @@ func runTune(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	w := cmd.OutOrStdout()
-	made := res.Evals + 1 - res.Replayed // the start is evaluation 0
-	fmt.Fprintf(w, "%d evaluations (%d replayed from the log, %d made in %s: %.1f candidates/s on %d workers; %d games played, %d skipped as unaffected); log %s\n",
-		res.Evals, res.Replayed, made, res.Elapsed.Round(time.Millisecond), float64(made)/res.Elapsed.Seconds(), opt.Workers, res.Games, res.Skipped, logPath)
-	rate := func(wins, n int) string { return fmt.Sprintf("%d/%d = %.2f %%", wins, n, 100*float64(wins)/float64(n)) }
-	fmt.Fprintf(w, "training   %s: start %s, best %s\n", train.Name, rate(res.Start.TrainWins, res.TrainDecks), rate(res.Best.TrainWins, res.TrainDecks))
-	fmt.Fprintf(w, "validation %s: start %s, best %s (evaluation %d)\n", validate.Name, rate(res.Start.ValWins, res.ValDecks), rate(res.Best.ValWins, res.ValDecks), res.Best.Eval)
+	tune.WriteSummary(w, res, opt, logPath)
 
 	var rep *tune.Report
 	if test != nil {
-		if rep, err = tune.Test(ctx, test, r, setup.build, res.Start.Candidate, res.Best.Candidate, opt.Workers); err != nil {
+		if rep, err = tune.Test(ctx, test, r, setup.Build, res.Start.Candidate, res.Best.Candidate, opt.Workers); err != nil {
 			return err
 		}
 		fmt.Fprint(w, rep)
 	}
-	if err := tune.WriteChart(chartPath, res, fmt.Sprintf("tuning %s, %s", setup.startName, r)); err != nil {
+	if err := tune.WriteChart(chartPath, res, fmt.Sprintf("tuning %s, %s", setup.StartName, r)); err != nil {
 		return fmt.Errorf("chart: %w", err)
 	}
-	text := tuneOutput(setup, res, rep, opt, outName(cmd, out))
+	o := setup.Output(res, rep, opt, outName(cmd, out), os.Args[1:])
+	text := o.SpecFile()
+	if o.Table != nil {
+		text = configs.FormatPriority(o.Table, o.Provenance)
+	}
 	if err := atomicfile.Write(out, text); err != nil {
 		return err
 	}
@@ -356,112 +222,9 @@ func runTune(cmd *cobra.Command, _ []string) error {
 	return nil
 }
 
-func cmdContext(cmd *cobra.Command) context.Context {
-	if ctx := cmd.Context(); ctx != nil {
-		return ctx
-	}
-	return context.Background()
-}
-
 func outName(cmd *cobra.Command, out string) string {
 	if name, _ := cmd.Flags().GetString("name"); name != "" {
 		return name
 	}
 	return strings.TrimSuffix(filepath.Base(out), filepath.Ext(out))
-}
-
-// tuneOutput writes the result: a priority table file when a table was
-// tuned (the tuned parameters that are table options folded into it), else
-// the strategy spec; provenance in comments either way.
-func tuneOutput(s *tuneSetup, res *tune.Result, rep *tune.Report, opt tune.Options, name string) []byte {
-	best := res.Best.Candidate
-	var c strings.Builder
-	fmt.Fprintf(&c, "Tuned by calcsol tune from %s (%s), seed %d, %d evaluations.\n", s.startName, opt.Rules, opt.Seed, res.Evals)
-	fmt.Fprintf(&c, "  calcsol %s\n", strings.Join(resultArgs(os.Args[1:]), " "))
-	fmt.Fprintf(&c, "Search: iterated local search; accept: %s; best at evaluation %d.\n", opt.Accept, res.Best.Eval)
-	corpusLine := func(role string, k *tune.Corpus, startWins, bestWins, n int) {
-		fmt.Fprintf(&c, "%s: %s (%s), sha256 %s\n", role, k.Name, k.About, k.Checksum)
-		fmt.Fprintf(&c, "  start %d/%d = %.2f %%, tuned %d/%d = %.2f %%\n", startWins, n, 100*float64(startWins)/float64(n), bestWins, n, 100*float64(bestWins)/float64(n))
-	}
-	corpusLine("training", opt.Train, res.Start.TrainWins, res.Best.TrainWins, res.TrainDecks)
-	corpusLine("validation", opt.Validate, res.Start.ValWins, res.Best.ValWins, res.ValDecks)
-	if rep != nil {
-		fmt.Fprintf(&c, "test: %s (%s), sha256 %s\n", rep.Corpus.Name, rep.Corpus.About, rep.Corpus.Checksum)
-		fmt.Fprintf(&c, "  start %d/%d = %.2f %% [%.2f, %.2f], tuned %d/%d = %.2f %% [%.2f, %.2f]\n",
-			rep.Start.Wins, rep.Start.Games, 100*rep.Start.Rate, 100*rep.Start.Lo, 100*rep.Start.Hi,
-			rep.Tuned.Wins, rep.Tuned.Games, 100*rep.Tuned.Rate, 100*rep.Tuned.Lo, 100*rep.Tuned.Hi)
-		fmt.Fprintf(&c, "  difference %+.2f points [%+.2f, %+.2f]; McNemar exact p = %.3g\n", 100*rep.Diff, 100*rep.Lo, 100*rep.Hi, rep.Paired.P)
-	}
-	if best.Table != nil {
-		t := tune.CloneTable(best.Table)
-		for k, v := range best.Params {
-			if slices.Contains(tune.OptionNames(), k) && s.paramPart[k] == 0 {
-				_ = t.Options.SetOption(k, v)
-			}
-		}
-		t.Name = name
-		t.Source = fmt.Sprintf("calcsol tune from %s, seed %d, %d evaluations", s.startName, opt.Seed, res.Evals)
-		return configs.FormatPriority(t, c.String())
-	}
-	var b strings.Builder
-	for _, line := range strings.Split(strings.TrimRight(c.String(), "\n"), "\n") {
-		fmt.Fprintf(&b, "# %s\n", line)
-	}
-	parts := make([]strategies.Part, len(s.parts))
-	for i, p := range s.parts {
-		parts[i] = strategies.Part{Kind: p.Kind, Params: maps.Clone(p.Params)}
-	}
-	for k, v := range best.Params {
-		parts[s.paramPart[k]].Params[k] = v
-	}
-	fmt.Fprintf(&b, "strategy: %q\n", strategies.FormatSpec(parts))
-	return []byte(b.String())
-}
-
-// progressPrinter reports the search on one line of w while w is a
-// terminal, at most five times a second; elsewhere it prints nothing.
-func progressPrinter(w io.Writer) func(tune.Progress) {
-	fh, ok := w.(*os.File)
-	if !ok {
-		return nil
-	}
-	if st, err := fh.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	var last time.Time
-	return func(p tune.Progress) {
-		if time.Since(last) < 200*time.Millisecond && p.Evals != p.Budget {
-			return
-		}
-		last = time.Now()
-		budget := ""
-		if p.Budget > 0 {
-			budget = fmt.Sprintf("/%d", p.Budget)
-		}
-		fmt.Fprintf(w, "\rtune: evaluation %d%s  %s  accepted %d  training %.2f %%  best validation %.2f %%  %.1f/s   ",
-			p.Evals, budget, p.Elapsed.Round(time.Second), p.Accepted, 100*p.TrainRate, 100*p.BestValRate,
-			float64(p.Evals)/max(p.Elapsed.Seconds(), 1e-9))
-	}
-}
-
-// resultArgs drops from args the flags that do not change the result
-// (--resume, --log, --chart, --workers), so that the provenance names the
-// command that gives the same table from scratch.
-func resultArgs(args []string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if strings.HasPrefix(a, "--") && slices.Contains([]string{"resume", "log", "chart", "workers"}, name) {
-			if !hasValue {
-				i++ // the value is the next argument
-			}
-			continue
-		}
-		if a == "" {
-			a = `""`
-		}
-		out = append(out, a)
-	}
-	return out
 }
