@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -34,4 +35,46 @@ func Single(ctx context.Context, e Entrant, c *Corpus, v Variant, opt RunOptions
 		return Summary{}, nil, err
 	}
 	return Summarize(results, time.Since(start)), results, nil
+}
+
+// VariantResult is one strategy, labelled, scored under one rule variant.
+type VariantResult struct {
+	Rules   solver.Rules
+	Label   string
+	Sum     Summary
+	Endings []Ending
+	Results []DeckResult // in deck order
+}
+
+// Variants plays, for each rule variant, the strategy build makes for it on
+// c (Single). Every strategy is built before any game, so that a bad table
+// or option is reported at once rather than after the first variants have
+// run. A variant whose strategy cannot be built (a table made for another
+// number of stacks) is skipped with a note, "skipped RULES: reason", as long
+// as one is left; when none is, the first build error is returned as it is.
+func Variants(ctx context.Context, c *Corpus, variants []solver.Rules, build func(solver.Rules) (solver.Strategy, string, error), opt RunOptions) (rows []VariantResult, skipped []string, err error) {
+	var entrants []solver.Strategy
+	var firstErr error
+	for _, r := range variants {
+		strategy, label, err := build(r)
+		if err != nil {
+			firstErr = cmp.Or(firstErr, err)
+			skipped = append(skipped, fmt.Sprintf("skipped %s: %v", r, err))
+			continue
+		}
+		entrants = append(entrants, strategy)
+		rows = append(rows, VariantResult{Rules: r, Label: label})
+	}
+	if len(rows) == 0 {
+		return nil, skipped, firstErr
+	}
+	for i := range rows {
+		row := &rows[i]
+		e := Entrant{Name: row.Label, Spec: row.Label, Strategy: entrants[i]}
+		if row.Sum, row.Results, err = Single(ctx, e, c, Variant{Rules: row.Rules}, opt); err != nil {
+			return nil, skipped, fmt.Errorf("eval %s: %w", row.Rules, err)
+		}
+		row.Endings = Endings(row.Results)
+	}
+	return rows, skipped, nil
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"cmp"
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -104,51 +102,21 @@ func runEval(cmd *cobra.Command, _ []string) error {
 		}
 		variants = []solver.Rules{r}
 	}
-	// Build every strategy before playing, so that a bad table or option is
-	// reported at once rather than after the first variants have run. Of the
-	// four default variants, those the strategy cannot play (a --table made
-	// for another number of stacks) are skipped with a note, as long as one
-	// is left.
-	var entrants []solver.Strategy
-	var rows []report.EvalRow
-	var skipped []string
-	var firstErr error
-	for _, r := range variants {
-		strategy, label, err := newStrategy(cmd, r)
-		if err != nil {
-			firstErr = cmp.Or(firstErr, err)
-			skipped = append(skipped, fmt.Sprintf("skipped %s: %v", r, err))
-			continue
-		}
-		entrants = append(entrants, strategy)
-		rows = append(rows, report.EvalRow{Rules: r, Label: label})
-	}
-	if len(rows) == 0 {
-		return firstErr
-	}
-
 	// The summary goes where the records do not.
 	summaryOut := cmd.OutOrStdout()
 	if jsonl && out == "" {
 		summaryOut = cmd.ErrOrStderr()
 	}
-	ctx := cmd.Context()
-	if ctx == nil {
-		ctx = context.Background()
+	ctx := contextOf(cmd)
+	rows, skipped, err := tournament.Variants(ctx, corpus, variants, func(r solver.Rules) (solver.Strategy, string, error) { return newStrategy(cmd, r) },
+		tournament.RunOptions{Workers: workers})
+	if err != nil {
+		return err
 	}
-	var results []tournament.DeckResult
-	var runID tournament.RunID
-	for i, row := range rows {
-		r := row.Rules
-		e := tournament.Entrant{Name: row.Label, Spec: row.Label, Strategy: entrants[i]}
-		sum, res, err := tournament.Single(ctx, e, corpus, tournament.Variant{Rules: r}, tournament.RunOptions{Workers: workers})
-		if err != nil {
-			return fmt.Errorf("eval %s: %w", r, err)
-		}
-		rows[i].Sum, results = sum, res
-		runID = tournament.RunID{Strategy: row.Label, Corpus: corpusName, CorpusSHA: corpus.Checksum, Rules: tournament.Variant{Rules: r}.Key()}
-		rows[i].Endings = tournament.Endings(res)
-	}
+	// --jsonl and --out play one variant, the last.
+	last := rows[len(rows)-1]
+	results := last.Results
+	runID := tournament.RunID{Strategy: last.Label, Corpus: corpusName, CorpusSHA: corpus.Checksum, Rules: tournament.Variant{Rules: last.Rules}.Key()}
 
 	if out != "" {
 		if err := atomicfile.WriteFunc(out, func(w io.Writer) error { return tournament.WriteJSONL(w, runID, results) }); err != nil {

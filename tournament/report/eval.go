@@ -10,7 +10,6 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
 
-	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
 )
 
@@ -22,18 +21,10 @@ const (
 	refGames = 30000
 )
 
-// EvalRow is one variant of a strategy scored by `calcsol eval`.
-type EvalRow struct {
-	Rules   solver.Rules
-	Label   string // the strategy's label
-	Sum     tournament.Summary
-	Endings []tournament.Ending
-}
-
 // StrategyLabels names the strategy of the rows: its label, or, when the
 // variants use different ones (the priority table for 4 stacks is not the one
 // for 3), each label with the stack counts it played.
-func StrategyLabels(rows []EvalRow) string {
+func StrategyLabels(rows []tournament.VariantResult) string {
 	var labels []string
 	stacks := map[string][]string{}
 	for _, r := range rows {
@@ -59,7 +50,7 @@ func StrategyLabels(rows []EvalRow) string {
 // base variant is in it, the note on the literature's figure. Without
 // opt.Timing the games/s column reads "(masked)", since it depends on the
 // machine.
-func WriteEval(w io.Writer, rows []EvalRow, opt Options) error {
+func WriteEval(w io.Writer, rows []tournament.VariantResult, opt Options) error {
 	failures := false
 	for _, r := range rows {
 		failures = failures || r.Sum.Failures > 0
@@ -70,7 +61,7 @@ func WriteEval(w io.Writer, rows []EvalRow, opt Options) error {
 		header, align = append(header, "failures"), append(align, tw.AlignRight)
 	}
 	// The literature's figure exists for 3 stacks, base only: no column without that row.
-	ref := slices.IndexFunc(rows, func(r EvalRow) bool { return r.Rules.Stacks == 3 && !r.Rules.Preplaced })
+	ref := slices.IndexFunc(rows, func(r tournament.VariantResult) bool { return r.Rules.Stacks == 3 && !r.Rules.Preplaced })
 	header = append(header, "games/s")
 	if ref >= 0 {
 		header = append(header, "literature")
@@ -123,7 +114,7 @@ func WriteEval(w io.Writer, rows []EvalRow, opt Options) error {
 // WriteEndings prints, for each variant, how its games ended, most frequent
 // first, in the look of the main table: headers as written, numbers
 // right-aligned.
-func WriteEndings(w io.Writer, rows []EvalRow) error {
+func WriteEndings(w io.Writer, rows []tournament.VariantResult) error {
 	for _, row := range rows {
 		fmt.Fprintf(w, "\nhow the games ended, %s:\n", row.Rules)
 		t := tablewriter.NewTable(w,

@@ -24,11 +24,11 @@ func results(n, wins int) []tournament.DeckResult {
 func TestStrategyLabels(t *testing.T) {
 	tests := []struct {
 		name string
-		rows []EvalRow
+		rows []tournament.VariantResult
 		want string
 	}{
-		{"one", []EvalRow{{Rules: solver.Rules{Stacks: 3}, Label: "a"}, {Rules: solver.Rules{Stacks: 4}, Label: "a"}}, "a"},
-		{"per stacks", []EvalRow{
+		{"one", []tournament.VariantResult{{Rules: solver.Rules{Stacks: 3}, Label: "a"}, {Rules: solver.Rules{Stacks: 4}, Label: "a"}}, "a"},
+		{"per stacks", []tournament.VariantResult{
 			{Rules: solver.Rules{Stacks: 3}, Label: "a"}, {Rules: solver.Rules{Stacks: 3, Preplaced: true}, Label: "a"},
 			{Rules: solver.Rules{Stacks: 4}, Label: "b"}}, "a (3 stacks); b (4 stacks)"},
 	}
@@ -56,13 +56,13 @@ func TestWriteEval(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ends := []EvalRow{{Rules: solver.Rules{Stacks: 4}, Sum: tournament.Summarize(a, 0), Endings: tournament.Endings(a)}}
+	ends := []tournament.VariantResult{{Rules: solver.Rules{Stacks: 4}, Sum: tournament.Summarize(a, 0), Endings: tournament.Endings(a)}}
 	tests := []struct {
 		name  string
 		write func(*bytes.Buffer) error
 	}{
 		{"eval-failures", func(w *bytes.Buffer) error {
-			return WriteEval(w, []EvalRow{
+			return WriteEval(w, []tournament.VariantResult{
 				{Rules: solver.Rules{Stacks: 3}, Label: "x", Sum: tournament.Summarize(res, 0)},
 				{Rules: solver.Rules{Stacks: 4}, Label: "y", Sum: tournament.Summarize(res[:10], 0)},
 			}, Options{})
