@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -143,19 +144,11 @@ func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 	bar := progress.Start(cmd.ErrOrStderr(), "decks", int64(count))
 	defer bar.Stop()
 	spec.Progress = bar.Add
+	write := func(w io.Writer) error { _, err := corpus.WriteGenerated(cmd.Context(), w, spec); return err }
 	if out == "-" {
-		_, err := corpus.WriteGenerated(cmd.Context(), cmd.OutOrStdout(), spec)
-		return err
+		return write(cmd.OutOrStdout())
 	}
-	file, err := atomicfile.Create(out)
-	if err != nil {
-		return err
-	}
-	defer file.Abort()
-	if _, err := corpus.WriteGenerated(cmd.Context(), file, spec); err != nil {
-		return err
-	}
-	if err := file.Commit(); err != nil {
+	if err := atomicfile.WriteContext(cmd.Context(), out, write); err != nil {
 		return err
 	}
 	bar.Stop()
