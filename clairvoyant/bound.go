@@ -126,7 +126,7 @@ func (s *searcher) refuted(st *state) bool {
 			return false // an empty stack takes any card without a cycle
 		}
 	}
-	for tau := int(st.idx) + 1; tau < s.n; tau++ {
+	for tau := int(st.idx) + 1; tau < min(s.n, int(st.idx)+1+boundWindow); tau++ {
 		r := s.cards[tau]
 		if !s.placeable(st, b, tau, r) {
 			return !b.cyclic
@@ -134,6 +134,10 @@ func (s *searcher) refuted(st *state) bool {
 	}
 	return false
 }
+
+// boundWindow is how many cards ahead refuted looks: far cards are rarely
+// blocked by today's stacks, and each costs time at every node.
+var boundWindow = 16
 
 func (s *searcher) placeable(st *state, b *bounds, tau int, r solver.Rank) bool {
 	for x := 0; x < solver.Tables; x++ {

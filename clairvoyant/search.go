@@ -327,7 +327,7 @@ func (s *searcher) solveFrom() Verdict {
 
 const unlimited = 1 << 30
 
-var discrepancies = []int{0, 1, 2, 3}
+var discrepancies = []int{0, 1, 2, 3, 4, 5, 6, 8}
 
 // dfs searches from states[d], departing at most disc times from the move
 // ordering. It returns Yes with s.win set, Unknown when the budget ran out,
