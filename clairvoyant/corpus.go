@@ -12,19 +12,55 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
+// Settled returns the verdicts of b as results (Nodes 0), for SolveAll to
+// skip the decks already settled. It checks that b is about this corpus.
+func (b *BoundFile) Settled(checksum string, rules solver.Rules, n int) ([]Result, error) {
+	if b.Checksum != checksum || b.Rules() != (solver.Rules{Stacks: rules.Stacks, Preplaced: rules.Preplaced}) || len(b.Winnable) != n {
+		return nil, fmt.Errorf("bound file is for corpus %s (sha256 %.12s…, %d decks, %s), not this one (sha256 %.12s…, %d decks, %s)",
+			b.Corpus, b.Checksum, len(b.Winnable), b.Rules(), checksum, n, rules)
+	}
+	res := make([]Result, n)
+	for i, v := range b.Winnable {
+		switch {
+		case v == nil:
+		case *v:
+			res[i].Winnable = Yes
+		default:
+			res[i].Winnable = No
+		}
+	}
+	return res, nil
+}
+
 // SolveAll solves every deck of a corpus under rules with workers
 // goroutines, each deck within budget. progress, if not nil, is called after
-// each deck with the number done so far (from one goroutine at a time). It
+// each deck searched with the number searched so far (from one goroutine at
+// a time). It
 // stops early, with ctx's error, when ctx is cancelled; the results so far
 // are returned, the rest Unknown.
-func SolveAll(ctx context.Context, decks []solver.Deck, rules solver.Rules, opts Options, budget Budget, workers int, progress func(done int)) ([]Result, error) {
+//
+// With prior not nil (as long as decks), the decks prior settles (Yes or
+// No) are not solved again: their results are copied, and only the rest is
+// searched (a second run with a larger budget, say).
+func SolveAll(ctx context.Context, decks []solver.Deck, rules solver.Rules, opts Options, budget Budget, workers int, prior []Result, progress func(done int)) ([]Result, error) {
 	if err := rules.Validate(); err != nil {
 		return nil, err
 	}
 	if workers < 1 {
 		workers = runtime.NumCPU()
 	}
+	if prior != nil && len(prior) != len(decks) {
+		return nil, fmt.Errorf("%d earlier results for %d decks", len(prior), len(decks))
+	}
 	results := make([]Result, len(decks))
+	var todo []int
+	for i := range decks {
+		if prior != nil && prior[i].Winnable != Unknown {
+			results[i] = prior[i]
+			continue
+		}
+		todo = append(todo, i)
+	}
 	var next, done atomic.Int64
 	var mu sync.Mutex
 	var firstErr error
@@ -35,10 +71,11 @@ func SolveAll(ctx context.Context, decks []solver.Deck, rules solver.Rules, opts
 			defer wg.Done()
 			sv := NewSolver(opts)
 			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= len(decks) {
+				j := int(next.Add(1) - 1)
+				if j >= len(todo) {
 					return
 				}
+				i := todo[j]
 				res, err := sv.Solve(ctx, decks[i], rules, budget)
 				if err != nil {
 					mu.Lock()

@@ -39,10 +39,13 @@ With --corpus (a corpus file or a built-in name: ` + strings.Join(corpora.Names(
 in parallel: the share of winnable decks with its Wilson 95 % interval, and
 the bound on every strategy's success rate, [winnable/n, (winnable+unknown)/n]
 widened by the Wilson interval at each end. --out writes the per-deck
-verdicts as JSON (corpus checksum, rules, per deck true/false/null).`,
+verdicts as JSON (corpus checksum, rules, per deck true/false/null);
+--resume FILE reads such a file and searches only the decks it left unknown
+(with a larger --nodes, say).`,
 		Example: `  calcsol solve --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --stacks 4
   calcsol solve --deck ... --json --nodes 1000000
-  calcsol solve --corpus uniform-1000 --stacks 4 --preplaced --out uniform-1000-s4p.json`,
+  calcsol solve --corpus uniform-1000 --stacks 4 --preplaced --out uniform-1000-s4p.json
+  calcsol solve --corpus uniform-1000 --stacks 4 --preplaced --nodes 0 --resume uniform-1000-s4p.json --out uniform-1000-s4p.json`,
 		Args: cobra.NoArgs,
 		RunE: runSolve,
 	}
@@ -54,6 +57,7 @@ verdicts as JSON (corpus checksum, rules, per deck true/false/null).`,
 	f.Duration("timeout", 0, "stop after this long (0: no limit); what is not settled then is unknown")
 	f.Int("workers", runtime.NumCPU(), "with --corpus: decks solved in parallel")
 	f.String("out", "", "with --corpus: write the per-deck verdicts to this JSON file")
+	f.String("resume", "", "with --corpus: keep the decks this earlier --out file settles, solve only its unknowns")
 	addRulesFlags(cmd)
 	return cmd
 }
@@ -140,20 +144,35 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	if err != nil {
 		return badInput("corpus %v", err)
 	}
+	var prior []clairvoyant.Result
+	if resume, _ := f.GetString("resume"); resume != "" {
+		fh, err := os.Open(resume)
+		if err != nil {
+			return badInput("--resume: %v", err)
+		}
+		b, err := clairvoyant.ReadBoundFile(fh)
+		fh.Close()
+		if err != nil {
+			return badInput("--resume %s: %v", resume, err)
+		}
+		if prior, err = b.Settled(c.Checksum, rules, len(ds)); err != nil {
+			return badInput("--resume %s: %v", resume, err)
+		}
+	}
 	var progress func(int)
 	if isTerminal(os.Stderr) {
 		errw := cmd.ErrOrStderr()
 		progress = func(done int) {
-			if done%50 == 0 || done == len(ds) {
-				fmt.Fprintf(errw, "\rsolved %d of %d decks", done, len(ds))
-				if done == len(ds) {
-					fmt.Fprintln(errw)
-				}
+			if done%10 == 0 {
+				fmt.Fprintf(errw, "\rsearched %d decks", done)
 			}
 		}
 	}
 	start := time.Now()
-	results, err := clairvoyant.SolveAll(ctx, ds, rules, clairvoyant.Options{}, budget, workers, progress)
+	results, err := clairvoyant.SolveAll(ctx, ds, rules, clairvoyant.Options{}, budget, workers, prior, progress)
+	if progress != nil {
+		fmt.Fprintln(cmd.ErrOrStderr())
+	}
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
@@ -170,7 +189,7 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	fmt.Fprintf(w, "clairvoyant bound: [%.2f, %.2f] %% of decks, Wilson 95 %% [%.2f, %.2f]\n",
 		100*float64(t.Winnable)/float64(n), 100*float64(t.Winnable+t.Unknown)/float64(n), 100*blo, 100*bhi)
 	if err != nil {
-		fmt.Fprintf(w, "stopped by --timeout: %d decks not reached count as unknown\n", n-countReached(results))
+		fmt.Fprintln(w, "stopped by --timeout: the decks not settled by then count as unknown")
 	}
 	if out != "" {
 		name := strings.TrimSuffix(arg, ".txt")
@@ -188,16 +207,6 @@ func nodesText(n int64) string {
 		return "unlimited"
 	}
 	return fmt.Sprint(n)
-}
-
-func countReached(results []clairvoyant.Result) int {
-	n := 0
-	for _, r := range results {
-		if r.Nodes > 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // isTerminal reports whether f is a character device (a terminal).

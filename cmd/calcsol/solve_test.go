@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,6 +82,18 @@ func TestSolveCorpus(t *testing.T) {
 	}
 	if b.Decks != 1000 || b.Stacks != 4 || !b.Preplaced || len(b.Checksum) != 64 || b.Won == 0 {
 		t.Errorf("bound file: %+v", *b)
+	}
+
+	// A second run keeps what the first settled.
+	stdout, errOut, code = calcsol(t, "", "solve", "--corpus", "uniform-1000", "--stacks", "4", "--preplaced", "--nodes", "1", "--resume", out, "--workers", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if want := fmt.Sprintf("winnable %d, unwinnable %d, unknown %d", b.Won, b.Lost, b.Unknown); !strings.Contains(stdout, want) {
+		t.Errorf("resumed run: want %q in\n%s", want, stdout)
+	}
+	if _, errOut, code = calcsol(t, "", "solve", "--corpus", "uniform-1000", "--stacks", "3", "--resume", out); code != 2 {
+		t.Errorf("resuming another variant's file: exit %d, want 2: %s", code, errOut)
 	}
 }
 
