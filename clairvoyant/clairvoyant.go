@@ -151,6 +151,12 @@ func (sv *Solver) SolveAfter(ctx context.Context, deck solver.Deck, rules solver
 	res := Result{Winnable: v, Nodes: s.nodes}
 	if v == Yes {
 		res.Trace = append([]solver.Move(nil), s.win...)
+		// Every win is checked by the engine before it is reported: a
+		// "yes" stands on a replayed trace, not on the search alone.
+		all := append(append([]solver.Move(nil), prefix...), res.Trace...)
+		if end, err := solver.Replay(&deck, rules, all); err != nil || !end.Won() {
+			return Result{}, fmt.Errorf("clairvoyant: internal error: the winning line does not replay (%v)", err)
+		}
 	}
 	return res, nil
 }

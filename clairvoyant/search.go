@@ -327,6 +327,9 @@ func (s *searcher) solveFrom() Verdict {
 
 const unlimited = 1 << 30
 
+// tiesFree: an option scored like the first is no departure.
+var tiesFree = true
+
 var discrepancies = []int{0, 1, 2, 3, 4, 5, 6, 8}
 
 // dfs searches from states[d], departing at most disc times from the move
@@ -374,7 +377,7 @@ func (s *searcher) dfs(d, disc int) Verdict {
 	mark := len(s.path)
 	for i, o := range opts[:n] {
 		childDisc := disc
-		if i > 0 {
+		if i > 0 && (!tiesFree || o.score > opts[0].score) {
 			if disc == 0 {
 				s.cut = true
 				break
