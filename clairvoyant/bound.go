@@ -2,10 +2,10 @@ package clairvoyant
 
 import "github.com/calcsol/calcsol/solver"
 
-// A lower bound on when things can happen, in stock indices: e[v] for the
-// card of a reserved slot v is the smallest index i such that the card can
-// leave its stack only after card i of the stock is drawn (docs/clairvoyant.md,
-// "Bounds"). A slot that is free must be filled by a card still in the stock,
+// A lower bound on when things can happen, in stock indices: for the card
+// of a reserved slot v, e[v] is an index i such that the card cannot leave
+// its stack before card i of the stock is drawn (docs/clairvoyant.md,
+// Lemma 6). A slot that is free must be filled by a card still in the stock,
 // so no earlier than the next copy of its rank; a stacked card leaves after
 // the card on top of it and after its table's earlier slots.
 type bounds struct {
@@ -14,7 +14,7 @@ type bounds struct {
 	e     [numSlots]int16 // for reserved slots; eDone marks computed ones
 	eDone uint64
 	slotE [solver.Tables][solver.NumRanks]int16 // when slot (x,k) can be filled; -2 unknown
-	reach [numSlots][solver.Tables]int8         // least position of each table a stacked card must wait for
+	reach [numSlots][solver.Tables]int8         // per table, the least position of a stacked card that must leave after this one
 	rDone uint64
 	above [numSlots]int8 // slot of the card on top of a stacked card, -1 none
 	// busy marks the cards whose bound is being computed; meeting one again
@@ -115,9 +115,9 @@ func (b *bounds) waits(v int) *[solver.Tables]int8 {
 
 // refuted reports whether some card still in the stock after the drawn one
 // is sure to find no place when it is drawn, whatever is done until then: no
-// table can be ready for it and every stack holds a card that will still be
-// there and must wait for an earlier card of each table that could take it
-// (docs/clairvoyant.md, "Bounds").
+// table can be ready for it, and every stack holds a card that will still be
+// there and that an earlier card of each table that could take it must wait
+// for (docs/clairvoyant.md, Lemma 6).
 func (s *searcher) refuted(st *state) bool {
 	b := &s.bounds
 	b.init(st, &s.nextOcc[st.idx], s.stacks)

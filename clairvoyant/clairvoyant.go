@@ -81,7 +81,7 @@ type Options struct {
 	// NoSymmetry tries every stack even when two hold the same cards.
 	NoSymmetry bool
 	// NoBound turns off the refutation of positions by the lower bounds
-	// (docs/clairvoyant.md, "Bounds").
+	// (docs/clairvoyant.md, Lemma 6).
 	NoBound bool
 	// MemoBits is log2 of the largest number of refuted positions kept
 	// (0: the default, 2^21, about 100 MB). The table grows to it as needed.

@@ -3,7 +3,7 @@ package clairvoyant
 // memo remembers refuted positions by their canonical key (state.key with
 // the draw index and the tables' progress in the last word). It is a lossy
 // cache of exact keys: a position it has forgotten is searched again, a
-// position it reports was refuted before (docs/clairvoyant.md, "Memo").
+// position it reports was refuted before (docs/clairvoyant.md, Lemma 5).
 // Entries carry the number of the search that wrote them, so that a new
 // deal needs no clearing.
 type memo struct {

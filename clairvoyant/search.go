@@ -10,7 +10,7 @@ import (
 
 // A slot is a place on a table: (table x, position k) as x*13+k, with x
 // 0-based here. Every stacked card is assigned to a slot (docs/clairvoyant.md,
-// "Assignments"), so a slot names the card and the slot of a stacked card is
+// Lemma 1), so a slot names the card and the slot of a stacked card is
 // all the search needs to know about it.
 const (
 	numSlots = solver.Tables * solver.NumRanks
@@ -49,7 +49,7 @@ type state struct {
 	// the slot beneath its card (bottom for none) or noSlot when the card is
 	// not stacked. It does not depend on which stack is which, so positions
 	// that differ by a renaming of the stacks share it (docs/clairvoyant.md,
-	// "Symmetry").
+	// Lemma 4).
 	key [6]uint64
 }
 
@@ -239,7 +239,7 @@ func (s *searcher) assign(st state, p, i int) Verdict {
 
 // cascade moves every stack top that its table needs, until none is: with
 // the assignments fixed these moves are forced and their order does not
-// matter (docs/clairvoyant.md, "Forced moves").
+// matter (docs/clairvoyant.md, Corollary 2b).
 func (s *searcher) cascade(st *state) {
 	for changed := true; changed; {
 		changed = false
@@ -264,8 +264,8 @@ func (s *searcher) cascade(st *state) {
 
 // closesCycle reports whether putting the card of slot v on a stack whose
 // top is the card of slot u closes a cycle in the dependency graph: whether
-// u must wait, through stack and table order, for a card that table x places
-// before v (docs/clairvoyant.md, "Cycles").
+// a stacked card that table x places before v must, through stack and table
+// order, leave after u (docs/clairvoyant.md, Lemma 3).
 func (s *searcher) closesCycle(st *state, v, u int) bool {
 	if u < 0 {
 		return false
