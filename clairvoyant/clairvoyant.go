@@ -1,0 +1,162 @@
+// Package clairvoyant decides whether a deal of Calculation can be won when
+// the order of the stock is known, and gives a winning trace when it can.
+//
+// The share of winnable deals bounds every strategy from above: a player who
+// sees only the cards drawn so far can win no deal that a player who sees the
+// whole stock cannot. The search and the proof of each pruning it uses are in
+// docs/clairvoyant.md; the answers are exact: a deal is Yes (with a trace that
+// solver.Replay accepts), No (every line of play was refuted), or Unknown
+// (the budget ran out first) — never a guess.
+package clairvoyant
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/calcsol/calcsol/solver"
+)
+
+// Verdict is the answer for one deal.
+type Verdict uint8
+
+// The three verdicts. Unknown is the zero value: a search that was stopped
+// settles nothing.
+const (
+	Unknown Verdict = iota
+	Yes             // winnable: Result.Trace wins it
+	No              // unwinnable: every line of play loses
+)
+
+// String returns "yes", "no" or "unknown".
+func (v Verdict) String() string {
+	switch v {
+	case Yes:
+		return "yes"
+	case No:
+		return "no"
+	}
+	return "unknown"
+}
+
+// Bool returns the verdict as a JSON-friendly *bool: true, false, or nil for Unknown.
+func (v Verdict) Bool() *bool {
+	switch v {
+	case Yes:
+		t := true
+		return &t
+	case No:
+		f := false
+		return &f
+	}
+	return nil
+}
+
+// Budget limits one search. The zero Budget is unlimited; the context's
+// deadline or cancellation stops a search too.
+type Budget struct {
+	// Nodes is the largest number of search nodes (card decisions) to
+	// expand; 0 means no limit.
+	Nodes int64
+}
+
+// Result is the answer for one deal.
+type Result struct {
+	Winnable Verdict
+	// Trace wins the deal when Winnable is Yes (for SolveAfter: the moves
+	// after the prefix); nil otherwise.
+	Trace []solver.Move
+	// Nodes is the number of search nodes expanded.
+	Nodes int64
+}
+
+// Options switch the prunings off, one by one, for checking them. The zero
+// Options is the full solver.
+type Options struct {
+	// NoCycleCheck keeps stacking moves that close a cycle in the
+	// dependency graph (they can never win, see docs/clairvoyant.md).
+	NoCycleCheck bool
+	// NoMemo turns off the table of positions already refuted.
+	NoMemo bool
+	// NoSymmetry tries every stack even when two hold the same cards.
+	NoSymmetry bool
+	// NoBound turns off the refutation of positions by the lower bounds
+	// (docs/clairvoyant.md, Lemma 6).
+	NoBound bool
+	// MemoBits is log2 of the largest number of refuted positions kept
+	// (0: the default, 2^21, about 100 MB). The table grows to it as needed.
+	MemoBits int
+}
+
+// Plain returns Options with every pruning off: the search then differs from
+// an exhaustive one only by the domination argument its moves are built on.
+func Plain() Options {
+	return Options{NoCycleCheck: true, NoMemo: true, NoSymmetry: true, NoBound: true}
+}
+
+// ErrBadPrefix is returned by SolveAfter when the prefix is not a legal
+// sequence of moves on the deck.
+var ErrBadPrefix = errors.New("illegal prefix")
+
+// Solver solves deals one after the other, keeping its tables between them;
+// it is not safe for concurrent use: give each goroutine its own.
+type Solver struct {
+	opts Options
+	s    searcher
+}
+
+// NewSolver returns a Solver with the given options.
+func NewSolver(opts Options) *Solver {
+	if opts.MemoBits == 0 {
+		opts.MemoBits = 21
+	}
+	opts.MemoBits = min(max(opts.MemoBits, 10), 30)
+	return &Solver{opts: opts}
+}
+
+// Solve decides deck under rules with the stock order known: it is the
+// method Solve of a new Solver with the default options.
+func Solve(ctx context.Context, deck solver.Deck, rules solver.Rules, budget Budget) (Result, error) {
+	return NewSolver(Options{}).Solve(ctx, deck, rules, budget)
+}
+
+// Solve decides deck under rules. The error is about the input only (an
+// invalid deck or rules); a search stopped by the budget or the context
+// returns Unknown and no error.
+func (sv *Solver) Solve(ctx context.Context, deck solver.Deck, rules solver.Rules, budget Budget) (Result, error) {
+	return sv.SolveAfter(ctx, deck, rules, nil, budget)
+}
+
+// SolveAfter decides the position reached by playing prefix on deck under
+// rules: can the game still be won from there? Result.Trace holds the moves
+// after the prefix. Stacked cards of the prefix count as unassigned whatever
+// the prefix says (the rules let a stack top go to any table that needs it).
+func (sv *Solver) SolveAfter(ctx context.Context, deck solver.Deck, rules solver.Rules, prefix []solver.Move, budget Budget) (Result, error) {
+	if err := deck.Validate(); err != nil {
+		return Result{}, fmt.Errorf("deck: %w", err)
+	}
+	if err := rules.Validate(); err != nil {
+		return Result{}, err
+	}
+	g, err := solver.Replay(&deck, rules, prefix)
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: %v", ErrBadPrefix, err)
+	}
+	s := &sv.s
+	s.reset(ctx, &deck, rules, sv.opts, budget)
+	if err := s.loadPosition(&g.Position); err != nil {
+		return Result{}, err
+	}
+	v := s.solveRoot()
+	res := Result{Winnable: v, Nodes: s.nodes}
+	if v == Yes {
+		res.Trace = append([]solver.Move(nil), s.win...)
+		// Every win is checked by the engine before it is reported: a
+		// "yes" stands on a replayed trace, not on the search alone.
+		all := append(append([]solver.Move(nil), prefix...), res.Trace...)
+		if end, err := solver.Replay(&deck, rules, all); err != nil || !end.Won() {
+			return Result{}, fmt.Errorf("clairvoyant: internal error: the winning line does not replay (%v)", err)
+		}
+	}
+	return res, nil
+}

@@ -1,0 +1,227 @@
+package clairvoyant
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/calcsol/calcsol/solver"
+)
+
+// Settled returns the verdicts of b as results (Nodes 0), for SolveAll to
+// skip the decks already settled. It checks that b is about this corpus.
+func (b *BoundFile) Settled(checksum string, rules solver.Rules, n int) ([]Result, error) {
+	if b.Checksum != checksum || b.Rules() != (solver.Rules{Stacks: rules.Stacks, Preplaced: rules.Preplaced}) || len(b.Winnable) != n {
+		return nil, fmt.Errorf("bound file is for corpus %s (sha256 %.12s…, %d decks, %s), not this one (sha256 %.12s…, %d decks, %s)",
+			b.Corpus, b.Checksum, len(b.Winnable), b.Rules(), checksum, n, rules)
+	}
+	res := make([]Result, n)
+	for i, v := range b.Winnable {
+		switch {
+		case v == nil:
+		case *v:
+			res[i].Winnable = Yes
+		default:
+			res[i].Winnable = No
+		}
+	}
+	return res, nil
+}
+
+// SolveAll solves every deck of a corpus under rules with workers
+// goroutines, each deck within budget. progress, if not nil, is called after
+// each deck searched with the number searched so far (from one goroutine at
+// a time). It
+// stops early, with ctx's error, when ctx is cancelled; the results so far
+// are returned, the rest Unknown.
+//
+// With prior not nil (as long as decks), the decks prior settles (Yes or
+// No) are not solved again: their results are copied, and only the rest is
+// searched (a second run with a larger budget, say).
+func SolveAll(ctx context.Context, decks []solver.Deck, rules solver.Rules, opts Options, budget Budget, workers int, prior []Result, progress func(done int)) ([]Result, error) {
+	if err := rules.Validate(); err != nil {
+		return nil, err
+	}
+	if workers < 1 {
+		workers = runtime.NumCPU()
+	}
+	if prior != nil && len(prior) != len(decks) {
+		return nil, fmt.Errorf("%d earlier results for %d decks", len(prior), len(decks))
+	}
+	results := make([]Result, len(decks))
+	var todo []int
+	for i := range decks {
+		if prior != nil && prior[i].Winnable != Unknown {
+			results[i] = prior[i]
+			continue
+		}
+		todo = append(todo, i)
+	}
+	var next, done atomic.Int64
+	var mu sync.Mutex
+	var firstErr error
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sv := NewSolver(opts)
+			for ctx.Err() == nil {
+				j := int(next.Add(1) - 1)
+				if j >= len(todo) {
+					return
+				}
+				i := todo[j]
+				res, err := sv.Solve(ctx, decks[i], rules, budget)
+				if err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = fmt.Errorf("deck %d: %w", i, err)
+					}
+					mu.Unlock()
+					return
+				}
+				results[i] = res
+				n := int(done.Add(1))
+				if progress != nil {
+					mu.Lock()
+					progress(n)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return results, firstErr
+	}
+	return results, ctx.Err()
+}
+
+// Tally counts the verdicts of a corpus.
+type Tally struct {
+	Decks, Winnable, Unwinnable, Unknown int
+	Nodes                                int64
+}
+
+// Count tallies results.
+func Count(results []Result) Tally {
+	t := Tally{Decks: len(results)}
+	for _, r := range results {
+		switch r.Winnable {
+		case Yes:
+			t.Winnable++
+		case No:
+			t.Unwinnable++
+		default:
+			t.Unknown++
+		}
+		t.Nodes += r.Nodes
+	}
+	return t
+}
+
+// BoundFile is the per-corpus record of which decks are winnable, written by
+// calcsol solve --corpus --out and read by the tournament to put a strategy's
+// wins beside what can be won. Winnable[i] is deck i's verdict in corpus
+// order: true, false, or null when the budget did not settle it.
+type BoundFile struct {
+	Format    string  `json:"format"`
+	Corpus    string  `json:"corpus"`
+	Checksum  string  `json:"checksum"` // the corpus file's sha256 (its "# sha256" line)
+	Stacks    int     `json:"stacks"`
+	Preplaced bool    `json:"preplaced"`
+	Budget    int64   `json:"budget_nodes"` // per deck, 0 for none
+	Decks     int     `json:"decks"`
+	Won       int     `json:"winnable"`
+	Lost      int     `json:"unwinnable"`
+	Unknown   int     `json:"unknown"`
+	Winnable  []*bool `json:"per_deck"`
+}
+
+// BoundFormat is the Format of a BoundFile.
+const BoundFormat = "calcsol-clairvoyant-bound 1"
+
+// NewBoundFile records results for the corpus with the given name and checksum.
+func NewBoundFile(corpus, checksum string, rules solver.Rules, budget Budget, results []Result) *BoundFile {
+	t := Count(results)
+	b := &BoundFile{Format: BoundFormat, Corpus: corpus, Checksum: checksum, Stacks: rules.Stacks,
+		Preplaced: rules.Preplaced, Budget: budget.Nodes, Decks: t.Decks, Won: t.Winnable,
+		Lost: t.Unwinnable, Unknown: t.Unknown, Winnable: make([]*bool, len(results))}
+	for i, r := range results {
+		b.Winnable[i] = r.Winnable.Bool()
+	}
+	return b
+}
+
+// Rules returns the variant the bound is for.
+func (b *BoundFile) Rules() solver.Rules {
+	return solver.Rules{Stacks: b.Stacks, Preplaced: b.Preplaced}
+}
+
+// Write writes b as indented JSON, one deck verdict a line.
+func (b *BoundFile) Write(w io.Writer) error {
+	per := b.Winnable
+	head := *b
+	head.Winnable = nil
+	hb, err := json.MarshalIndent(head, "", "  ")
+	if err != nil {
+		return err
+	}
+	// Replace the closing brace with the per-deck list, one verdict a line,
+	// so that the file diffs deck by deck.
+	out := append(hb[:len(hb)-2], ",\n  \"per_deck\": ["...)
+	for i, v := range per {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, "\n    "...)
+		switch {
+		case v == nil:
+			out = append(out, "null"...)
+		case *v:
+			out = append(out, "true"...)
+		default:
+			out = append(out, "false"...)
+		}
+	}
+	out = append(out, "\n  ]\n}\n"...)
+	_, err = w.Write(out)
+	return err
+}
+
+// ReadBoundFile reads a bound file and checks that its counts match its decks.
+func ReadBoundFile(r io.Reader) (*BoundFile, error) {
+	var b BoundFile
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&b); err != nil {
+		return nil, fmt.Errorf("bound file: %w", err)
+	}
+	if b.Format != BoundFormat {
+		return nil, fmt.Errorf("bound file: format %q, want %q", b.Format, BoundFormat)
+	}
+	var won, lost, unknown int
+	for _, v := range b.Winnable {
+		switch {
+		case v == nil:
+			unknown++
+		case *v:
+			won++
+		default:
+			lost++
+		}
+	}
+	if len(b.Winnable) != b.Decks || won != b.Won || lost != b.Lost || unknown != b.Unknown {
+		return nil, fmt.Errorf("bound file: counts %d decks, %d/%d/%d do not match the %d verdicts (%d/%d/%d)",
+			b.Decks, b.Won, b.Lost, b.Unknown, len(b.Winnable), won, lost, unknown)
+	}
+	if err := b.Rules().Validate(); err != nil {
+		return nil, fmt.Errorf("bound file: %w", err)
+	}
+	return &b, nil
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/calcsol/calcsol/clairvoyant"
+	"github.com/calcsol/calcsol/decks"
+	"github.com/calcsol/calcsol/decks/corpora"
+	"github.com/calcsol/calcsol/internal/atomicfile"
+	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/tournament"
+)
+
+func newSolveCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "solve (--deck DECK | --corpus NAME|FILE) [--stacks N] [--preplaced]",
+		Short: "Decide whether deals are winnable with the stock order known (the clairvoyant bound)",
+		Long: `Decide, with the order of the stock known, whether a deal can be won, and give
+a winning trace when it can (yx: card y to table x; ySx: y onto stack S, meant
+for table x; Syx: top card y of stack S to table x). The answer is exact:
+winnable, unwinnable, or unknown when the budget (--nodes per deck, --timeout
+for the whole run) ran out first — never a guess. See docs/clairvoyant.md.
+
+With --deck, one deal: the trace, or with --json
+  {"winnable": true|false|null, "trace": [...], "nodes": N}
+(null: not settled within the budget).
+
+With --corpus (a corpus file or a built-in name: ` + strings.Join(corpora.Names(), ", ") + `), every deck,
+in parallel: the share of winnable decks with its Wilson 95 % interval, and
+the bound on every strategy's success rate, [winnable/n, (winnable+unknown)/n]
+widened by the Wilson interval at each end. --out writes the per-deck
+verdicts as JSON (corpus checksum, rules, per deck true/false/null);
+--resume FILE reads such a file and searches only the decks it left unknown
+(with a larger --nodes, say).`,
+		Example: `  calcsol solve --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --stacks 4
+  calcsol solve --deck ... --json --nodes 1000000
+  calcsol solve --corpus uniform-1000 --stacks 4 --preplaced --out uniform-1000-s4p.json
+  calcsol solve --corpus uniform-1000 --stacks 4 --preplaced --nodes 0 --resume uniform-1000-s4p.json --out uniform-1000-s4p.json`,
+		Args: cobra.NoArgs,
+		RunE: runSolve,
+	}
+	f := cmd.Flags()
+	f.String("deck", "", "the deck to solve (- for standard input)")
+	f.String("corpus", "", "solve every deck of this corpus file or built-in corpus")
+	f.Bool("json", false, "with --deck: print {\"winnable\":…,\"trace\":[…],\"nodes\":N}")
+	f.Int64("nodes", 2_000_000, "search nodes allowed per deck (0: no limit)")
+	f.Duration("timeout", 0, "stop after this long (0: no limit); what is not settled then is unknown")
+	f.Int("workers", runtime.NumCPU(), "with --corpus: decks solved in parallel")
+	f.String("out", "", "with --corpus: write the per-deck verdicts to this JSON file")
+	f.String("resume", "", "with --corpus: keep the decks this earlier --out file settles, solve only its unknowns")
+	addRulesFlags(cmd)
+	return cmd
+}
+
+func init() { rootCmd.AddCommand(newSolveCmd()) }
+
+// solveJSON is the --json output for one deck.
+type solveJSON struct {
+	Winnable *bool    `json:"winnable"`
+	Trace    []string `json:"trace"`
+	Nodes    int64    `json:"nodes"`
+}
+
+func runSolve(cmd *cobra.Command, _ []string) error {
+	f := cmd.Flags()
+	deckArg, _ := f.GetString("deck")
+	corpusArg, _ := f.GetString("corpus")
+	if (deckArg == "") == (corpusArg == "") {
+		return badInput("give one of --deck and --corpus")
+	}
+	rules, err := rulesFromFlags(cmd)
+	if err != nil {
+		return err
+	}
+	nodes, _ := f.GetInt64("nodes")
+	if nodes < 0 {
+		return badInput("--nodes %d: want 0 (no limit) or more", nodes)
+	}
+	budget := clairvoyant.Budget{Nodes: nodes}
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if d, _ := f.GetDuration("timeout"); d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	if corpusArg != "" {
+		return solveCorpus(cmd, ctx, corpusArg, rules, budget)
+	}
+	deck, err := deckFromFlag(cmd)
+	if err != nil {
+		return err
+	}
+	res, err := clairvoyant.Solve(ctx, deck, rules, budget)
+	if err != nil {
+		return badInput("%v", err)
+	}
+	out := cmd.OutOrStdout()
+	if asJSON, _ := f.GetBool("json"); asJSON {
+		j := solveJSON{Winnable: res.Winnable.Bool(), Trace: []string{}, Nodes: res.Nodes}
+		for _, m := range res.Trace {
+			j.Trace = append(j.Trace, m.Format(rules))
+		}
+		return json.NewEncoder(out).Encode(j)
+	}
+	fmt.Fprintf(out, "deck:     %s\n", deck.String())
+	fmt.Fprintf(out, "rules:    %s\n", rules)
+	switch res.Winnable {
+	case clairvoyant.Yes:
+		fmt.Fprintf(out, "winnable: yes (%d nodes)\ntrace:\n%s\n", res.Nodes, wrap(solver.FormatTrace(res.Trace, rules), 78))
+	case clairvoyant.No:
+		fmt.Fprintf(out, "winnable: no: every line of play loses (%d nodes)\n", res.Nodes)
+	default:
+		fmt.Fprintf(out, "winnable: unknown: not settled within the budget (%d nodes)\n", res.Nodes)
+	}
+	return nil
+}
+
+// solveCorpus solves every deck of a corpus and prints the bound.
+func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solver.Rules, budget clairvoyant.Budget) error {
+	f := cmd.Flags()
+	workers, _ := f.GetInt("workers")
+	if workers < 1 {
+		return badInput("--workers %d: want at least 1", workers)
+	}
+	out, _ := f.GetString("out")
+	c, data, err := readCorpusArg(arg)
+	if err != nil {
+		return err
+	}
+	ds, err := decks.ReadCalculationDecks(bytes.NewReader(data), arg)
+	if err != nil {
+		return badInput("corpus %v", err)
+	}
+	var prior []clairvoyant.Result
+	if resume, _ := f.GetString("resume"); resume != "" {
+		fh, err := os.Open(resume)
+		if err != nil {
+			return badInput("--resume: %v", err)
+		}
+		b, err := clairvoyant.ReadBoundFile(fh)
+		fh.Close()
+		if err != nil {
+			return badInput("--resume %s: %v", resume, err)
+		}
+		if prior, err = b.Settled(c.Checksum, rules, len(ds)); err != nil {
+			return badInput("--resume %s: %v", resume, err)
+		}
+	}
+	var progress func(int)
+	if isTerminal(os.Stderr) {
+		errw := cmd.ErrOrStderr()
+		progress = func(done int) {
+			if done%10 == 0 {
+				fmt.Fprintf(errw, "\rsearched %d decks", done)
+			}
+		}
+	}
+	start := time.Now()
+	results, err := clairvoyant.SolveAll(ctx, ds, rules, clairvoyant.Options{}, budget, workers, prior, progress)
+	if progress != nil {
+		fmt.Fprintln(cmd.ErrOrStderr())
+	}
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	elapsed := time.Since(start)
+	t := clairvoyant.Count(results)
+	w := cmd.OutOrStdout()
+	n := t.Decks
+	lo, hi := tournament.Wilson(t.Winnable, n, tournament.Z95)
+	blo, _ := tournament.Wilson(t.Winnable, n, tournament.Z95)
+	_, bhi := tournament.Wilson(t.Winnable+t.Unknown, n, tournament.Z95)
+	fmt.Fprintf(w, "corpus %s: %d decks; %s; budget %s nodes a deck; workers %d\n", arg, n, rules, nodesText(budget.Nodes), workers)
+	fmt.Fprintf(w, "winnable %d, unwinnable %d, unknown %d (%d nodes, %s)\n", t.Winnable, t.Unwinnable, t.Unknown, t.Nodes, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "winnable share %.2f %%, Wilson 95 %% CI [%.2f, %.2f] (unknowns counted as not won)\n", 100*float64(t.Winnable)/float64(n), 100*lo, 100*hi)
+	fmt.Fprintf(w, "clairvoyant bound: [%.2f, %.2f] %% of decks, Wilson 95 %% [%.2f, %.2f]\n",
+		100*float64(t.Winnable)/float64(n), 100*float64(t.Winnable+t.Unknown)/float64(n), 100*blo, 100*bhi)
+	if err != nil {
+		fmt.Fprintln(w, "stopped by --timeout: the decks not settled by then count as unknown")
+	}
+	if out != "" {
+		name := strings.TrimSuffix(arg, ".txt")
+		b := clairvoyant.NewBoundFile(name, c.Checksum, rules, budget, results)
+		if err := atomicfile.WriteFunc(out, b.Write); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "per-deck verdicts: %s\n", out)
+	}
+	return nil
+}
+
+func nodesText(n int64) string {
+	if n == 0 {
+		return "unlimited"
+	}
+	return fmt.Sprint(n)
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
