@@ -177,7 +177,7 @@ func (s *searcher) loadPosition(p *solver.Position) error {
 	}
 	for i := 0; i < s.stacks; i++ {
 		var cards []solver.Rank
-		for _, c := range p.Stack(i) {
+		for _, c := range p.AppendStack(nil, i) {
 			cards = append(cards, c.Rank())
 		}
 		s.pending = append(s.pending, cards)

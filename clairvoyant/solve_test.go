@@ -6,19 +6,14 @@ import (
 	"testing"
 
 	"github.com/calcsol/calcsol/clairvoyant"
-	"github.com/calcsol/calcsol/decks"
-	"github.com/calcsol/calcsol/decks/corpora"
+	"github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/solver"
 )
 
 // corpusDecks returns the first n decks of the shipped corpus uniform-1000.
 func corpusDecks(t testing.TB, n int) []solver.Deck {
 	t.Helper()
-	r, err := corpora.Open("uniform-1000")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := decks.ReadCalculationDecks(r, "uniform-1000")
+	ds, err := corpus.LoadCalculationDecks("uniform-1000")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,9 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/calcsol/calcsol/clairvoyant"
-	"github.com/calcsol/calcsol/decks"
 	"github.com/calcsol/calcsol/decks/corpora"
 	"github.com/calcsol/calcsol/internal/atomicfile"
+	"github.com/calcsol/calcsol/internal/progress"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
 )
@@ -43,9 +42,10 @@ verdicts as JSON (corpus checksum, rules, per deck true/false/null);
 --resume FILE reads such a file and searches only the decks it left unknown
 (with a larger --nodes, say).`,
 		Example: `  calcsol solve --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --stacks 4
-  calcsol solve --deck ... --json --nodes 1000000
-  calcsol solve --corpus uniform-1000 --stacks 4 --preplaced --out uniform-1000-s4p.json
-  calcsol solve --corpus uniform-1000 --stacks 4 --preplaced --nodes 0 --resume uniform-1000-s4p.json --out uniform-1000-s4p.json`,
+  calcsol solve --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --json --nodes 1000000
+  calcsol corpus generate --deck standard52 --shuffle U --count 20 --seed 5 --out twenty.txt
+  calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 20000 --out twenty-s4p.json
+  calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 0 --resume twenty-s4p.json --out twenty-s4p.json`,
 		Args: cobra.NoArgs,
 		RunE: runSolve,
 	}
@@ -136,14 +136,11 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 		return badInput("--workers %d: want at least 1", workers)
 	}
 	out, _ := f.GetString("out")
-	c, data, err := readCorpusArg(arg)
+	c, err := tournament.LoadCorpus(arg, arg)
 	if err != nil {
-		return err
+		return badInput("%w", err)
 	}
-	ds, err := decks.ReadCalculationDecks(bytes.NewReader(data), arg)
-	if err != nil {
-		return badInput("corpus %v", err)
-	}
+	ds := c.Decks()
 	var prior []clairvoyant.Result
 	if resume, _ := f.GetString("resume"); resume != "" {
 		fh, err := os.Open(resume)
@@ -159,20 +156,15 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 			return badInput("--resume %s: %v", resume, err)
 		}
 	}
-	var progress func(int)
-	if isTerminal(os.Stderr) {
-		errw := cmd.ErrOrStderr()
-		progress = func(done int) {
-			if done%10 == 0 {
-				fmt.Fprintf(errw, "\rsearched %d decks", done)
-			}
-		}
-	}
+	// The shared progress line, drawn only when standard error is a terminal.
+	bar := progress.Start(cmd.ErrOrStderr(), "decks", int64(len(ds)))
+	last := 0
 	start := time.Now()
-	results, err := clairvoyant.SolveAll(ctx, ds, rules, clairvoyant.Options{}, budget, workers, prior, progress)
-	if progress != nil {
-		fmt.Fprintln(cmd.ErrOrStderr())
-	}
+	results, err := clairvoyant.SolveAll(ctx, ds, rules, clairvoyant.Options{}, budget, workers, prior, func(done int) {
+		bar.Add(int64(done - last))
+		last = done
+	})
+	bar.Stop()
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
@@ -207,10 +199,4 @@ func nodesText(n int64) string {
 		return "unlimited"
 	}
 	return fmt.Sprint(n)
-}
-
-// isTerminal reports whether f is a character device (a terminal).
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
