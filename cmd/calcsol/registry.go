@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/calcsol/calcsol/configs"
+	"github.com/calcsol/calcsol/search"
 	"github.com/calcsol/calcsol/strategies"
 )
 
@@ -10,5 +11,8 @@ import (
 // packages, added here, one line each.
 func strategyRegistry() *strategies.Registry {
 	r := configs.Strategies()
+	r.MustRegister(search.EndgameKind())
+	r.MustRegister(search.DeadlockGraphKind())
+	r.MustRegister(search.SampleKind())
 	return r
 }
