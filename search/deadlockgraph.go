@@ -155,12 +155,22 @@ func DeadlockGraphKind() strategies.Kind {
 			if err != nil {
 				return nil, err
 			}
-			info := solver.Info{Name: "deadlock-graph", Params: strategies.WithValues(weightParams(DefaultWeights), params)}
-			return solver.FromChooser(info, func(solver.Rules) (solver.Chooser, error) {
-				return NewDeadlockGraph(w), nil
-			}), nil
+			return newDeadlockGraphStrategy(w, strategies.WithValues(weightParams(DefaultWeights), params)), nil
 		},
 	}
+}
+
+// NewDeadlockGraphStrategy returns the deadlock-graph player with weights w
+// as a solver.Strategy.
+func NewDeadlockGraphStrategy(w Weights) solver.Strategy {
+	return newDeadlockGraphStrategy(w, weightParams(w))
+}
+
+func newDeadlockGraphStrategy(w Weights, params []solver.Param) solver.Strategy {
+	info := solver.Info{Name: "deadlock-graph", Params: params}
+	return solver.FromChooser(info, func(solver.Rules) (solver.Chooser, error) {
+		return NewDeadlockGraph(w), nil
+	})
 }
 
 // weightsFrom reads the weight parameters over DefaultWeights.
