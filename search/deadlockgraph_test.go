@@ -90,7 +90,11 @@ func randomStacked(rng *rand.Rand, r solver.Rules, n int) solver.State {
 func TestAcyclicMatchesEveryAssignment(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	seen := map[bool]int{}
-	for i := range 400 {
+	n := 250
+	if testing.Short() {
+		n = 60
+	}
+	for i := range n {
 		r := solver.Rules{Stacks: 1 + i%3, Preplaced: i%2 == 0}
 		st := randomStacked(rng, r, 6+i%5)
 		got, want := Acyclic(&st), someAssignmentAcyclic(t, &st)
@@ -166,13 +170,10 @@ func TestStrategiesPlayLegalMoves(t *testing.T) {
 	prio := NewDeadlockGraphStrategy(DefaultWeights)
 	specs := map[string]solver.Strategy{
 		"deadlock-graph":         prio,
-		"deadlock-graph+endgame": NewEndgameStrategy(prio, 5),
+		"deadlock-graph+endgame": NewEndgameStrategy(prio, 4),
 		"deadlock-graph+sample":  &SampleStrategy{Base: prio, N: 2, Win: 100},
 	}
-	n := 2
-	if testing.Short() {
-		n = 1
-	}
+	n := 1
 	for name, s := range specs {
 		for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 4, Preplaced: true}} {
 			for i := range n {
