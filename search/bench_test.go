@@ -39,8 +39,8 @@ func BenchmarkGames(b *testing.B) {
 	reg.MustRegister(SampleKind())
 	for _, spec := range []string{
 		"deadlock-graph",
-		"priority:deadlock_check=exact+endgame:k=6",
-		"priority:deadlock_check=exact+sample:n=32,assign=true+endgame:k=6",
+		"priority:deadlock_check=exact+endgame:k=4",
+		"priority:deadlock_check=exact+sample:n=32,assign=true+endgame:k=4",
 	} {
 		s, err := reg.BuildSpec(spec)
 		if err != nil {

@@ -10,8 +10,8 @@ import (
 )
 
 // DefaultEndgameK is the stock length at which the endgame kind takes over
-// by default: a few milliseconds a game (docs/strategies.md, cost vs k).
-const DefaultEndgameK = 8
+// by default: the cost grows about sevenfold a card (docs/strategies.md).
+const DefaultEndgameK = 4
 
 // EndgameKind is the exhaustive endgame search as a wrapper kind:
 // "priority+endgame:k=8" plays the priority table until k or fewer cards
