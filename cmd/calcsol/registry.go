@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/plugin"
+	"github.com/calcsol/calcsol/search"
 	"github.com/calcsol/calcsol/strategies"
 )
 
@@ -12,5 +13,8 @@ import (
 func strategyRegistry() *strategies.Registry {
 	r := configs.Strategies()
 	r.MustRegister(plugin.Kind())
+	r.MustRegister(search.EndgameKind())
+	r.MustRegister(search.DeadlockGraphKind())
+	r.MustRegister(search.SampleKind())
 	return r
 }

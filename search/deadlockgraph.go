@@ -1,0 +1,264 @@
+package search
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/strategies"
+)
+
+// Open assignments and the dependency graph.
+//
+// Nanzaki & Shintani's dependency graph has a node for every stacked card,
+// assigned to a table, and an edge a → b when a lies above b in a stack or
+// comes before b on their common table; a cycle is a deadlock. The rules do
+// not fix assignments: a stack top may go to any table that needs it. So a
+// position is lost for good exactly when *every* assignment of its stacked
+// cards to open slots (each card to a slot of its rank on a table that does
+// not hold that rank yet, no two cards to one slot) has a cycle; while some
+// assignment is acyclic, the player keeps all of them open.
+//
+// Acyclic tells whether one exists without enumerating assignments. An
+// assignment is acyclic exactly when its graph can be taken apart in a
+// topological order: again and again, a stack top leaves for its slot once
+// no stacked card is assigned to an earlier open slot of that table (the
+// endgame simulation of package deadlock). Searching over those orders,
+// choosing each top's slot when it leaves, finds an acyclic assignment if
+// there is one: table x's pointer p[x] says which slots of x are still
+// free to take; a top of rank r may take slot k = position of r on x when
+// k ≥ p[x], and then p[x] becomes k+1 (the slots skipped are left to the
+// cards still in the stock, which can arrive whenever they are needed — in
+// the graph they are no nodes). The search state is the stacks' heights and
+// the four pointers (one word); states that fail are remembered.
+
+// Acyclic reports whether some assignment of st's stacked cards to open
+// slots leaves the dependency graph without a cycle.
+func Acyclic(st *solver.State) bool {
+	var a acyclicSearch
+	return a.acyclic(st)
+}
+
+type acyclicSearch struct {
+	n      int
+	stacks [solver.MaxStacks][]solver.Rank
+	buf    [solver.DeckSize]solver.Rank
+	count  [solver.NumRanks + 1]int // stacked cards of each rank not yet taken apart
+	failed map[uint64]struct{}
+}
+
+// acyclic is Acyclic reusing a's memory.
+func (a *acyclicSearch) acyclic(st *solver.State) bool {
+	clear(a.failed)
+	a.count = [solver.NumRanks + 1]int{}
+	a.n = st.Stacks()
+	used := 0
+	var h [solver.MaxStacks]int
+	for s := range a.n {
+		hs := st.Height(s)
+		a.stacks[s] = a.buf[used : used+hs]
+		for i := range hs {
+			r := st.StackCard(s, i).Rank()
+			a.stacks[s][i] = r
+			a.count[r]++
+		}
+		used += hs
+		h[s] = hs
+	}
+	var p [solver.Tables]int
+	for x := 1; x <= solver.Tables; x++ {
+		p[x-1] = st.Placed(x)
+	}
+	return a.dfs(h, p)
+}
+
+// dfs reports whether the stacks cut to heights h can be taken apart with
+// table pointers p.
+func (a *acyclicSearch) dfs(h [solver.MaxStacks]int, p [solver.Tables]int) bool {
+	empty := true
+	var key uint64
+	for s := range a.n {
+		if h[s] > 0 {
+			empty = false
+		}
+		key = key<<6 | uint64(h[s])
+	}
+	if empty {
+		return true
+	}
+	for x := range solver.Tables {
+		key = key<<4 | uint64(p[x])
+	}
+	if _, ok := a.failed[key]; ok {
+		return false
+	}
+	// Every card left needs a slot of its own still ahead of the pointers.
+	for r := solver.Rank(1); r <= solver.NumRanks; r++ {
+		if a.count[r] == 0 {
+			continue
+		}
+		free := 0
+		for x := 1; x <= solver.Tables; x++ {
+			if solver.TablePos(x, r) >= p[x-1] {
+				free++
+			}
+		}
+		if free < a.count[r] {
+			a.fail(key)
+			return false
+		}
+	}
+	// Smallest skip first: a top that takes the slot a pointer is at skips
+	// nothing, and most positions are taken apart at the first try.
+	for skip := 0; skip < solver.NumRanks; skip++ {
+		for s := range a.n {
+			if h[s] == 0 {
+				continue
+			}
+			r := a.stacks[s][h[s]-1]
+			for x := 1; x <= solver.Tables; x++ {
+				k := solver.TablePos(x, r)
+				if k-p[x-1] != skip {
+					continue
+				}
+				h2, p2 := h, p
+				h2[s]--
+				p2[x-1] = k + 1
+				a.count[r]--
+				ok := a.dfs(h2, p2)
+				a.count[r]++
+				if ok {
+					return true
+				}
+			}
+		}
+	}
+	a.fail(key)
+	return false
+}
+
+func (a *acyclicSearch) fail(key uint64) {
+	if a.failed == nil {
+		a.failed = make(map[uint64]struct{})
+	}
+	a.failed[key] = struct{}{}
+}
+
+// DeadlockGraphKind is the deadlock-graph player as a kind.
+func DeadlockGraphKind() strategies.Kind {
+	return strategies.Kind{
+		Name:   "deadlock-graph",
+		Doc:    "never stacks a card so that every assignment of the stacked cards has a cycle; among safe moves, the stacking heuristic",
+		Params: weightParams(DefaultWeights),
+		Build: func(params map[string]string) (solver.Strategy, error) {
+			w, err := weightsFrom(params)
+			if err != nil {
+				return nil, err
+			}
+			return newDeadlockGraphStrategy(w, strategies.WithValues(weightParams(DefaultWeights), params)), nil
+		},
+	}
+}
+
+// NewDeadlockGraphStrategy returns the deadlock-graph player with weights w
+// as a solver.Strategy.
+func NewDeadlockGraphStrategy(w Weights) solver.Strategy {
+	return newDeadlockGraphStrategy(w, weightParams(w))
+}
+
+func newDeadlockGraphStrategy(w Weights, params []solver.Param) solver.Strategy {
+	info := solver.Info{Name: "deadlock-graph", Params: params}
+	return solver.FromChooser(info, func(solver.Rules) (solver.Chooser, error) {
+		return NewDeadlockGraph(w), nil
+	})
+}
+
+// weightsFrom reads the weight parameters over DefaultWeights.
+func weightsFrom(params map[string]string) (Weights, error) {
+	w := DefaultWeights
+	for k, v := range params {
+		if _, err := w.set(k, v); err != nil {
+			return w, err
+		}
+	}
+	return w, nil
+}
+
+// DeadlockGraph is the deadlock-graph player: a card goes to a table when
+// one needs it (stack tops first); otherwise it is stacked, unassigned, on
+// the stack the heuristic rates best among those that leave some acyclic
+// assignment (Acyclic). A move that would leave every assignment cyclic is
+// played only when nothing else is left; the game is then lost.
+type DeadlockGraph struct {
+	W Weights
+	a acyclicSearch
+}
+
+// NewDeadlockGraph returns the player with weights w. It is not safe for
+// concurrent use (it keeps the search's memory).
+func NewDeadlockGraph(w Weights) *DeadlockGraph { return &DeadlockGraph{W: w} }
+
+var errNoMove = fmt.Errorf("%w: no legal move", solver.ErrResign)
+
+// Choose implements solver.Chooser.
+func (d *DeadlockGraph) Choose(v solver.View) (solver.Move, error) {
+	st := v.State()
+	m, ok := d.choose(&st)
+	if !ok {
+		return m, errNoMove
+	}
+	return m, nil
+}
+
+// rated is a candidate move and its cost.
+type rated struct {
+	m    solver.Move
+	cost float64
+}
+
+// choose picks the player's move in st; ok is false when no move is legal.
+func (d *DeadlockGraph) choose(st *solver.State) (solver.Move, bool) {
+	var buf [solver.MaxLegalMoves]solver.Move
+	var rs [solver.MaxLegalMoves]rated
+	cands := rs[:0]
+	var nd needs
+	nd.fill(st)
+	for _, m := range candidates(st, buf[:0]) {
+		var c float64
+		switch m.Kind {
+		case solver.StackToTable:
+			c = -2000
+		case solver.ToTable:
+			c = -1000
+		case solver.ToStack:
+			c = d.W.cost(&nd, m.Rank, st.Top(int(m.Stack)))
+		}
+		cands = append(cands, rated{m, c})
+	}
+	if len(cands) == 0 {
+		return solver.Move{}, false
+	}
+	slices.SortStableFunc(cands, func(a, b rated) int {
+		switch {
+		case a.cost < b.cost:
+			return -1
+		case a.cost > b.cost:
+			return 1
+		}
+		return 0
+	})
+	if !d.a.acyclic(st) {
+		// Lost already: no move can undo a cycle; play the heuristic's move.
+		return cands[0].m, true
+	}
+	for _, c := range cands {
+		next := *st
+		if err := next.Apply(c.m); err != nil {
+			panic("search: a legal move was refused: " + err.Error())
+		}
+		if d.a.acyclic(&next) {
+			return c.m, true
+		}
+	}
+	return cands[0].m, true
+}

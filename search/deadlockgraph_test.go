@@ -1,0 +1,202 @@
+package search
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/calcsol/calcsol/deadlock"
+	"github.com/calcsol/calcsol/solver"
+)
+
+// someAssignmentAcyclic tries every assignment of st's stacked cards to
+// open slots, rebuilding the position with assigned cards, and reports
+// whether one of them has no cycle by deadlock.FindCycle: the definition
+// Acyclic must agree with.
+func someAssignmentAcyclic(t *testing.T, st *solver.State) bool {
+	t.Helper()
+	base, err := solver.NewState(st.Rules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for x := 1; x <= solver.Tables; x++ {
+		for base.Placed(x) < st.Placed(x) {
+			if err := base.Reveal(solver.TableRank(x, base.Placed(x))); err != nil {
+				t.Fatal(err)
+			}
+			if err := base.Apply(solver.Move{Kind: solver.ToTable, Table: int8(x)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	type slot struct{ s, i int }
+	var cards []slot
+	for s := range st.Stacks() {
+		for i := range st.Height(s) {
+			cards = append(cards, slot{s, i})
+		}
+	}
+	var try func(cur solver.State, n int) bool
+	try = func(cur solver.State, n int) bool {
+		if n == len(cards) {
+			return deadlock.FindCycle(cur.View()) == nil
+		}
+		c := cards[n]
+		r := st.StackCard(c.s, c.i).Rank()
+		for x := 1; x <= solver.Tables; x++ {
+			next := cur
+			if err := next.Reveal(r); err != nil {
+				t.Fatal(err)
+			}
+			if next.Apply(solver.Move{Kind: solver.ToStack, Stack: int8(c.s), Table: int8(x)}) != nil {
+				continue // slot filled or taken
+			}
+			if try(next, n+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return try(base, 0)
+}
+
+// randomStacked draws random cards, playing each to a table that needs it
+// (mostly) or onto a random stack, until n cards are stacked.
+func randomStacked(rng *rand.Rand, r solver.Rules, n int) solver.State {
+	st, _ := solver.NewState(r)
+	stacked := 0
+	for stacked < n && st.StockLen() > 0 {
+		var ranks []solver.Rank
+		for q := solver.Rank(1); q <= solver.NumRanks; q++ {
+			for range st.Remaining(q) {
+				ranks = append(ranks, q)
+			}
+		}
+		_ = st.Reveal(ranks[rng.IntN(len(ranks))])
+		m := solver.Move{Kind: solver.ToStack, Stack: int8(rng.IntN(r.Stacks))}
+		for x := 1; x <= solver.Tables; x++ {
+			if st.Need(x) == st.Drawn() && rng.IntN(4) > 0 {
+				m = solver.Move{Kind: solver.ToTable, Table: int8(x)}
+			}
+		}
+		if m.Kind == solver.ToStack {
+			stacked++
+		}
+		_ = st.Apply(m)
+	}
+	return st
+}
+
+func TestAcyclicMatchesEveryAssignment(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	seen := map[bool]int{}
+	n := 250
+	if testing.Short() {
+		n = 60
+	}
+	for i := range n {
+		r := solver.Rules{Stacks: 1 + i%3, Preplaced: i%2 == 0}
+		st := randomStacked(rng, r, 6+i%5)
+		got, want := Acyclic(&st), someAssignmentAcyclic(t, &st)
+		if got != want {
+			t.Fatalf("case %d: Acyclic = %v, every assignment tried: %v\n%v", i, got, want, st.View())
+		}
+		seen[got]++
+	}
+	if seen[true] == 0 || seen[false] == 0 {
+		t.Fatalf("only one outcome seen: %v", seen)
+	}
+	t.Logf("acyclic %d, cyclic %d", seen[true], seen[false])
+}
+
+// TestOpenAssignmentAvoidsCycle is a worked position where only keeping an
+// assignment open avoids a cycle. Tables start empty, 2 stacks: Z holds 6
+// under 3, X holds 3, and a 6 is stacked on X. A player that fixes each
+// card's table when it stacks it may well have given X's 3 table 1 (where 3
+// is the third card) and give the new 6 table 1 as well: the 6 then lies on
+// the 3 that must reach table 1 before it — a cycle, the game lost. With
+// assignments open the 6 can still be meant for table 2 or 3, and the
+// player sees that the move is safe.
+func TestOpenAssignmentAvoidsCycle(t *testing.T) {
+	r := solver.Rules{Stacks: 2}
+	st, _ := solver.NewState(r)
+	play := func(rank solver.Rank, s int) {
+		t.Helper()
+		if err := st.Reveal(rank); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Apply(solver.Move{Kind: solver.ToStack, Stack: int8(s)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	play(6, 0)
+	play(3, 0)
+	play(3, 1)
+	st2 := st
+	if err := st2.Reveal(6); err != nil {
+		t.Fatal(err)
+	}
+	if err := st2.Apply(solver.Move{Kind: solver.ToStack, Stack: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if !Acyclic(&st2) {
+		t.Fatalf("6 on X should leave an acyclic assignment:\n%v", st2.View())
+	}
+	// The fixed choice: Z's 6 → table 2, Z's 3 → table 3, X's 3 and the new
+	// 6 → table 1.
+	fixed, _ := solver.NewState(r)
+	for _, m := range []struct {
+		rank     solver.Rank
+		stack, x int
+	}{{6, 0, 2}, {3, 0, 3}, {3, 1, 1}, {6, 1, 1}} {
+		if err := fixed.Reveal(m.rank); err != nil {
+			t.Fatal(err)
+		}
+		if err := fixed.Apply(solver.Move{Kind: solver.ToStack, Stack: int8(m.stack), Table: int8(m.x)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := deadlock.FindCycle(fixed.View()); c == nil {
+		t.Fatal("the fixed assignment should have a cycle")
+	} else {
+		t.Log(c)
+	}
+}
+
+// TestStrategiesPlayLegalMoves plays decks with each search strategy and
+// replays the traces: every move must be legal, and the results equal.
+func TestStrategiesPlayLegalMoves(t *testing.T) {
+	ds := loadCorpus(t)
+	prio := NewDeadlockGraphStrategy(DefaultWeights)
+	specs := map[string]solver.Strategy{
+		"deadlock-graph":         prio,
+		"deadlock-graph+endgame": NewEndgameStrategy(prio, 4),
+		"deadlock-graph+sample":  &SampleStrategy{Base: prio, N: 2, Win: 100},
+	}
+	n := 1
+	for name, s := range specs {
+		for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 4, Preplaced: true}} {
+			for i := range n {
+				sess, err := s.Start(context.Background(), r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := solver.Play(context.Background(), &ds[i], r, sess, true)
+				sess.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Failed {
+					t.Fatalf("%s, %v, deck %d failed: %s", name, r, i, res.Reason)
+				}
+				g, err := solver.Replay(&ds[i], r, res.Trace)
+				if err != nil {
+					t.Fatalf("%s, %v, deck %d: %v", name, r, i, err)
+				}
+				if g.Won() != res.Won {
+					t.Fatalf("%s, deck %d: replay won %v, play %v", name, i, g.Won(), res.Won)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,165 @@
+package search
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/calcsol/calcsol/solver"
+)
+
+// bruteWins is the endgame value by plain enumeration: no memo, no forced
+// moves, no pruning of cyclic positions, every stack tried (equal or not).
+// It is the definition the search must agree with.
+func bruteWins(st *solver.State) uint64 {
+	if st.Won() {
+		return 1
+	}
+	if st.Drawn() == 0 && st.StockLen() > 0 {
+		var v uint64
+		for r := solver.Rank(1); r <= solver.NumRanks; r++ {
+			if st.Remaining(r) == 0 {
+				continue
+			}
+			c := *st
+			if err := c.Reveal(r); err != nil {
+				panic(err)
+			}
+			v += bruteWins(&c)
+		}
+		return v
+	}
+	var best uint64
+	var buf [solver.MaxLegalMoves]solver.Move
+	for _, m := range st.AppendLegalMoves(buf[:0]) {
+		if m.Kind == solver.ToStack && m.Table != 0 {
+			continue // the rules ignore assignments
+		}
+		c := *st
+		if err := c.Apply(m); err != nil {
+			panic(err)
+		}
+		best = max(best, bruteWins(&c))
+	}
+	return best
+}
+
+// endgamePositions returns positions with k cards in the stock, neither
+// won nor lost for sure, made by drawing random cards and playing each to a
+// table that needs it (mostly) or onto a random stack.
+func endgamePositions(t *testing.T, r solver.Rules, k, want int) []solver.State {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(uint64(k), uint64(r.Stacks)))
+	var out []solver.State
+	for try := 0; try < 20000 && len(out) < want; try++ {
+		st, err := solver.NewState(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for st.StockLen() > k {
+			var ranks []solver.Rank
+			for q := solver.Rank(1); q <= solver.NumRanks; q++ {
+				for range st.Remaining(q) {
+					ranks = append(ranks, q)
+				}
+			}
+			if err := st.Reveal(ranks[rng.IntN(len(ranks))]); err != nil {
+				t.Fatal(err)
+			}
+			m := solver.Move{Kind: solver.ToStack, Stack: int8(rng.IntN(r.Stacks))}
+			for x := 1; x <= solver.Tables; x++ {
+				if st.Need(x) == st.Drawn() && rng.IntN(10) < 9 {
+					m = solver.Move{Kind: solver.ToTable, Table: int8(x)}
+				}
+			}
+			if err := st.Apply(m); err != nil {
+				t.Fatal(err)
+			}
+			for moved := true; moved; {
+				moved = false
+				for s := range r.Stacks {
+					for x := 1; x <= solver.Tables; x++ {
+						if tp := st.Top(s); tp != 0 && st.Need(x) == tp.Rank() {
+							if err := st.Apply(solver.Move{Kind: solver.StackToTable, Stack: int8(s), Table: int8(x)}); err != nil {
+								t.Fatal(err)
+							}
+							moved = true
+						}
+					}
+				}
+			}
+		}
+		var q solver.Rank
+		for q = 1; st.Remaining(q) == 0; q++ {
+		}
+		if err := st.Reveal(q); err != nil {
+			t.Fatal(err)
+		}
+		if w, o := NewEndgame().Wins(&st); w > 0 && w < o {
+			out = append(out, st)
+		}
+	}
+	if len(out) < want {
+		t.Fatalf("only %d positions with %d cards left", len(out), k)
+	}
+	return out
+}
+
+func TestEndgameMatchesBruteForce(t *testing.T) {
+	cases := []struct {
+		name  string
+		rules solver.Rules
+		k, n  int
+	}{
+		{"3 stacks, preplaced, 3 left", solver.Rules{Stacks: 3, Preplaced: true}, 3, 2},
+		{"3 stacks, base, 4 left", solver.Rules{Stacks: 3}, 4, 2},
+		{"4 stacks, base, 3 left", solver.Rules{Stacks: 4}, 3, 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for i, st := range endgamePositions(t, c.rules, c.k, c.n) {
+				e := NewEndgame()
+				moves, orders := e.Moves(&st)
+				w, o := e.Wins(&st)
+				if o != orders {
+					t.Fatalf("position %d: orders %d and %d", i, o, orders)
+				}
+				if want := bruteWins(&st); w != want {
+					t.Fatalf("position %d:\n%v\nsearch wins %d of %d orders, enumeration %d", i, st.View(), w, o, want)
+				}
+				for _, mv := range moves {
+					// A forced move stands for the whole position.
+					c := st
+					if err := c.Apply(mv.Move); err != nil {
+						t.Fatal(err)
+					}
+					if want := bruteWins(&c); mv.Wins != want {
+						t.Errorf("position %d, move %s: search %d, enumeration %d", i, mv.Move.Format(st.Rules()), mv.Wins, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestOrders(t *testing.T) {
+	st, err := solver.NewState(solver.Rules{Stacks: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 52 cards: too many for a uint64; reveal down to 2, 2, 1 of three ranks.
+	for r := solver.Rank(1); r <= solver.NumRanks; r++ {
+		keep := map[solver.Rank]int{1: 2, 2: 2, 3: 1}[r]
+		for st.Remaining(r) > keep {
+			if err := st.Reveal(r); err != nil {
+				t.Fatal(err)
+			}
+			// Put it anywhere: on a stack, unassigned.
+			if err := st.Apply(solver.Move{Kind: solver.ToStack, Stack: 0}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if got, want := Orders(&st), uint64(30); got != want { // 5!/(2!·2!·1!)
+		t.Fatalf("Orders = %d, want %d", got, want)
+	}
+}

@@ -1,0 +1,176 @@
+package search
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/calcsol/calcsol/solver"
+)
+
+// Weights rate where to stack a card; lower cost is better. They are the
+// heuristic of the deadlock-graph player and the rollout policy of the
+// sampling player, declared as parameters so that a tuner can tune them.
+//
+// The heuristic keeps every stack in "needed-later" order, bottom to top:
+// a card should lie on a card that is needed after it. A card's need is how
+// many cards its table must still get before it; with assignments open, a
+// rank's open slots (on the tables that do not hold it yet) are shared by
+// the cards of that rank still to come and those already stacked, so a new
+// card of rank r is taken to fill the first open slot of r that the stacked
+// r's do not already claim, and a stack top the first open slot of its rank.
+type Weights struct {
+	// Gap is the cost per step by which the top under the new card is needed
+	// later than the card (a tight fit wastes the least).
+	Gap float64
+	// Bury is the cost of covering a top that is needed before the new card.
+	Bury float64
+	// BuryGap is the further cost per step by which the covered top is
+	// needed before the card.
+	BuryGap float64
+	// Empty is the cost of starting an empty stack.
+	Empty float64
+	// Late is the credit, per step of need, for putting a card on an empty
+	// stack: a card needed late (a king) makes a good bottom.
+	Late float64
+}
+
+// DefaultWeights are the weights measured best on the 1,000-deck corpus
+// (docs/strategies.md).
+var DefaultWeights = Weights{Gap: 1, Bury: 20, BuryGap: 1, Empty: 14, Late: 1}
+
+// weightParams declares Weights as parameters.
+func weightParams(w Weights) []solver.Param {
+	f := func(name, doc string, v float64) solver.Param {
+		return solver.Param{Name: name, Kind: solver.ParamFloat, Value: strconv.FormatFloat(v, 'g', -1, 64), Min: 0, Max: 100, Doc: doc}
+	}
+	return []solver.Param{
+		f("w_gap", "cost per step the covered top is needed after the card", w.Gap),
+		f("w_bury", "cost of covering a top needed before the card", w.Bury),
+		f("w_bury_gap", "further cost per step the covered top is needed before the card", w.BuryGap),
+		f("w_empty", "cost of starting an empty stack", w.Empty),
+		f("w_late", "credit per step of need for a card put on an empty stack", w.Late),
+	}
+}
+
+// setWeight sets the weight a parameter names; ok is false if it names none.
+func (w *Weights) set(name, v string) (ok bool, err error) {
+	var p *float64
+	switch name {
+	case "w_gap":
+		p = &w.Gap
+	case "w_bury":
+		p = &w.Bury
+	case "w_bury_gap":
+		p = &w.BuryGap
+	case "w_empty":
+		p = &w.Empty
+	case "w_late":
+		p = &w.Late
+	default:
+		return false, nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		return true, fmt.Errorf("%s: %w", name, err)
+	}
+	*p = f
+	return true, nil
+}
+
+// needs holds, for one position, the distance of each rank's open slots,
+// nearest first.
+type needs struct {
+	d [solver.NumRanks + 1][solver.Tables]int8
+	n [solver.NumRanks + 1]int8 // open slots of each rank
+	s [solver.NumRanks + 1]int8 // stacked cards of each rank
+}
+
+func (nd *needs) fill(p *solver.State) {
+	*nd = needs{}
+	for x := 1; x <= solver.Tables; x++ {
+		pl := p.Placed(x)
+		for k := pl; k < solver.NumRanks; k++ {
+			r := solver.TableRank(x, k)
+			// Insert k-pl in order: at most four slots per rank.
+			i := nd.n[r]
+			for i > 0 && nd.d[r][i-1] > int8(k-pl) {
+				nd.d[r][i] = nd.d[r][i-1]
+				i--
+			}
+			nd.d[r][i] = int8(k - pl)
+			nd.n[r]++
+		}
+	}
+	for s := range p.Stacks() {
+		for i := range p.Height(s) {
+			nd.s[p.StackCard(s, i).Rank()]++
+		}
+	}
+}
+
+// newNeed is the need of a card of rank r about to be stacked.
+func (nd *needs) newNeed(r solver.Rank) int {
+	i := min(nd.s[r], nd.n[r]-1)
+	if i < 0 {
+		return solver.NumRanks
+	}
+	return int(nd.d[r][i])
+}
+
+// topNeed is the need of a stacked card of rank r lying on top of a stack.
+func (nd *needs) topNeed(r solver.Rank) int {
+	if nd.n[r] == 0 {
+		return solver.NumRanks
+	}
+	return int(nd.d[r][0])
+}
+
+// cost rates stacking y on stack s, whose top is top (0: empty).
+func (w *Weights) cost(nd *needs, y solver.Rank, top solver.Card) float64 {
+	ny := nd.newNeed(y)
+	if top == 0 {
+		return w.Empty - w.Late*float64(ny)
+	}
+	nt := nd.topNeed(top.Rank())
+	if nt >= ny {
+		return w.Gap * float64(nt-ny)
+	}
+	return w.Bury + w.BuryGap*float64(ny-nt)
+}
+
+// tableMove returns a move that puts a card on a table: a stack top that a
+// table needs (first stack, first table), else the drawn card to the first
+// table that needs it.
+func tableMove(p *solver.State) (solver.Move, bool) {
+	for s := range p.Stacks() {
+		t := p.Top(s)
+		if t == 0 {
+			continue
+		}
+		for x := 1; x <= solver.Tables; x++ {
+			if p.Need(x) == t.Rank() {
+				return solver.Move{Kind: solver.StackToTable, Rank: t.Rank(), Stack: int8(s), Table: int8(x)}, true
+			}
+		}
+	}
+	if y := p.Drawn(); y != 0 {
+		for x := 1; x <= solver.Tables; x++ {
+			if p.Need(x) == y {
+				return solver.Move{Kind: solver.ToTable, Rank: y, Table: int8(x)}, true
+			}
+		}
+	}
+	return solver.Move{}, false
+}
+
+// bestStack returns the stack on which the heuristic stacks the drawn card y.
+func (w *Weights) bestStack(p *solver.State, nd *needs, y solver.Rank) int {
+	best, bestCost := 0, 0.0
+	for s := range p.Stacks() {
+		c := w.cost(nd, y, p.Top(s))
+		if s == 0 || c < bestCost {
+			best, bestCost = s, c
+		}
+	}
+	return best
+}

@@ -1,0 +1,247 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/strategies"
+)
+
+// DefaultSamples is the number of orders the sampling player deals per decision.
+const DefaultSamples = 16
+
+// SampleKind is the sampling player as a wrapper kind
+// ("priority:deadlock_check=exact+sample:n=16"): for each place the drawn
+// card can go, it deals n orders of the unseen cards (the same n for every
+// candidate, so that their comparison is paired), plays each to the end with
+// the base strategy, and plays the candidate whose games went best — wins
+// first, then cards on the tables. This is determinization: the hidden order
+// is sampled, each sample is played as if it were known.
+//
+// The orders are drawn from a generator seeded by a hash of the position, so
+// the player is deterministic: the same deck gives the same game everywhere.
+func SampleKind() strategies.Kind {
+	return strategies.Kind{
+		Name: "sample",
+		Doc:  "wrapper: try each place for the drawn card on n sampled orders of the unseen cards, played out by the base strategy",
+		Params: []solver.Param{
+			{Name: "n", Kind: solver.ParamInt, Value: strconv.Itoa(DefaultSamples), Min: 1, Max: 4096,
+				Doc: "orders of the unseen cards dealt per decision"},
+			{Name: "assign", Kind: solver.ParamBool, Value: "false",
+				Doc: "also try each assignment of the stacked card (for a base that reads assignments, like priority)"},
+			{Name: "win", Kind: solver.ParamFloat, Value: "100", Min: 0, Max: 10000,
+				Doc: "score of a won sample; a lost one scores its cards on the tables"},
+		},
+		Wrap: func(base solver.Strategy, params map[string]string) (solver.Strategy, error) {
+			s := &SampleStrategy{Base: base, N: DefaultSamples, Win: 100}
+			if v, ok := params["n"]; ok {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					return nil, fmt.Errorf("n: %w", err)
+				}
+				s.N = n
+			}
+			if v, ok := params["win"]; ok {
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					return nil, fmt.Errorf("win: %w", err)
+				}
+				s.Win = f
+			}
+			s.Assign = params["assign"] == "true"
+			return s, nil
+		},
+	}
+}
+
+// SampleStrategy is the sampling player (see SampleKind).
+type SampleStrategy struct {
+	Base solver.Strategy
+	N    int     // orders per decision
+	Win  float64 // score of a won sample
+	// Assign also tries every assignment of the stacked card.
+	Assign bool
+}
+
+// Info implements solver.Strategy.
+func (s *SampleStrategy) Info() solver.Info {
+	bi := s.Base.Info()
+	ps := append([]solver.Param(nil), bi.Params...)
+	ps = append(ps,
+		solver.Param{Name: "n", Kind: solver.ParamInt, Value: strconv.Itoa(s.N), Min: 1, Max: 4096, Doc: "orders of the unseen cards dealt per decision"},
+		solver.Param{Name: "assign", Kind: solver.ParamBool, Value: strconv.FormatBool(s.Assign), Doc: "also try each assignment of the stacked card"},
+		solver.Param{Name: "win", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Win, 'g', -1, 64), Min: 0, Max: 10000, Doc: "score of a won sample"})
+	return solver.Info{Name: bi.Name + "+sample", Stochastic: bi.Stochastic, Params: ps}
+}
+
+// Start implements solver.Strategy.
+func (s *SampleStrategy) Start(ctx context.Context, r solver.Rules) (solver.Session, error) {
+	base, err := s.Base.Start(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return &sampleSession{s: s, base: base}, nil
+}
+
+type sampleSession struct {
+	s      *SampleStrategy
+	base   solver.Session
+	one    [1]solver.Request
+	oneOut [1]solver.Decision
+	orders [][]solver.Rank
+	score  []float64
+}
+
+// Decide implements solver.Session.
+func (ss *sampleSession) Decide(ctx context.Context, reqs []solver.Request, out []solver.Decision) error {
+	for i := range reqs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		d, err := ss.decide(ctx, reqs[i])
+		if err != nil {
+			return err
+		}
+		out[i] = d
+	}
+	return nil
+}
+
+func (ss *sampleSession) decide(ctx context.Context, rq solver.Request) (solver.Decision, error) {
+	d, err := ss.ask(ctx, rq.Game, rq.Seed, rq.Position)
+	if err != nil {
+		return d, err
+	}
+	v := rq.Position
+	// Stack tops to tables and resignations are the base's business; the
+	// search is for where the drawn card goes.
+	if d.Failed || d.Move.Kind == solver.StackToTable || d.Move.Kind == solver.Resign || v.Drawn() == 0 || v.StockLen() == 0 {
+		return d, nil
+	}
+	st := v.State()
+	var buf [solver.MaxLegalMoves]solver.Move
+	cands := placements(&st, ss.s.Assign, buf[:0])
+	if len(cands) < 2 {
+		return d, nil
+	}
+	ss.deal(&st)
+	ss.score = ss.score[:0]
+	bestI, best := -1, -1.0
+	for ci, m := range cands {
+		total := 0.0
+		for _, ord := range ss.orders {
+			c := st
+			if err := c.Apply(m); err != nil {
+				return d, fmt.Errorf("sample: candidate %s refused: %w", m.Format(v.Rules()), err)
+			}
+			sc, err := ss.rollout(ctx, rq, &c, ord)
+			if err != nil {
+				return d, err
+			}
+			total += sc
+		}
+		// Ties go to the base's own move, then to the first candidate.
+		if total > best || (total == best && sameMove(m, d.Move, v.Drawn())) {
+			bestI, best = ci, total
+		}
+	}
+	return solver.Decision{Move: cands[bestI]}, nil
+}
+
+// sameMove reports whether a is the move b, b's rank possibly left 0.
+func sameMove(a, b solver.Move, drawn solver.Rank) bool {
+	if b.Rank == 0 {
+		b.Rank = drawn
+	}
+	return a == b
+}
+
+// ask asks the base session for its move in v.
+func (ss *sampleSession) ask(ctx context.Context, g solver.GameID, seed uint64, v solver.View) (solver.Decision, error) {
+	ss.one[0] = solver.Request{Game: g, Seed: seed, Position: v}
+	ss.oneOut[0] = solver.Decision{}
+	if err := ss.base.Decide(ctx, ss.one[:], ss.oneOut[:]); err != nil {
+		return solver.Decision{}, err
+	}
+	return ss.oneOut[0], nil
+}
+
+// rollout plays st to the end with the base strategy, the stock in order
+// ord, and returns its score.
+func (ss *sampleSession) rollout(ctx context.Context, rq solver.Request, st *solver.State, ord []solver.Rank) (float64, error) {
+	next := len(ord) - st.StockLen()
+	for {
+		if st.Drawn() == 0 && st.StockLen() > 0 {
+			if err := st.Reveal(ord[next]); err != nil {
+				return 0, fmt.Errorf("sample: %w", err)
+			}
+			next++
+		}
+		if st.Over() {
+			break
+		}
+		d, err := ss.ask(ctx, rq.Game, rq.Seed, st.View())
+		if err != nil {
+			return 0, err
+		}
+		if d.Failed || d.Move.Kind == solver.Resign || st.Apply(d.Move) != nil {
+			break
+		}
+	}
+	if st.Won() {
+		return ss.s.Win, nil
+	}
+	return float64(st.TotalPlaced()) / solver.DeckSize, nil
+}
+
+// deal draws the session's orders of the cards unseen in st, from a
+// generator seeded by the position, so that the player is deterministic.
+func (ss *sampleSession) deal(st *solver.State) {
+	b, _ := st.MarshalBinary()
+	h := fnv.New64a()
+	h.Write(b)
+	rng := rand.New(rand.NewPCG(h.Sum64(), 0x5ca1ab1e))
+	n := st.StockLen()
+	if cap(ss.orders) < ss.s.N {
+		ss.orders = make([][]solver.Rank, ss.s.N)
+	}
+	ss.orders = ss.orders[:ss.s.N]
+	for i := range ss.orders {
+		o := ss.orders[i][:0]
+		for r := solver.Rank(1); r <= solver.NumRanks; r++ {
+			for range st.Remaining(r) {
+				o = append(o, r)
+			}
+		}
+		rng.Shuffle(n, func(a, b int) { o[a], o[b] = o[b], o[a] })
+		ss.orders[i] = o
+	}
+}
+
+// placements appends the places the drawn card can go: each table that
+// needs it, each stack (unassigned; equal stacks once) and, where the base
+// strategy assigns, each stack with each assignment.
+func placements(st *solver.State, assign bool, dst []solver.Move) []solver.Move {
+	var all [solver.MaxLegalMoves]solver.Move
+	for _, m := range st.AppendLegalMoves(all[:0]) {
+		switch m.Kind {
+		case solver.ToTable:
+			dst = append(dst, m)
+		case solver.ToStack:
+			if (assign || m.Table == 0) && !sameAsEarlier(st, int(m.Stack)) {
+				dst = append(dst, m)
+			}
+		}
+	}
+	return dst
+}
+
+func (ss *sampleSession) End(ctx context.Context, games []solver.GameID) error {
+	return ss.base.End(ctx, games)
+}
+
+func (ss *sampleSession) Close() error { return ss.base.Close() }
