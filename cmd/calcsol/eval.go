@@ -11,6 +11,7 @@ import (
 
 	"github.com/calcsol/calcsol/decks/corpora"
 	"github.com/calcsol/calcsol/internal/atomicfile"
+	"github.com/calcsol/calcsol/internal/progress"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
 	"github.com/calcsol/calcsol/tournament/report"
@@ -108,8 +109,18 @@ func runEval(cmd *cobra.Command, _ []string) error {
 		summaryOut = cmd.ErrOrStderr()
 	}
 	ctx := contextOf(cmd)
-	rows, skipped, err := tournament.Variants(ctx, corpus, variants, func(r solver.Rules) (solver.Strategy, string, error) { return newStrategy(cmd, r) },
-		tournament.RunOptions{Workers: workers})
+	// The shared progress line over all variants, drawn only on a terminal.
+	bar := progress.Start(cmd.ErrOrStderr(), "games", int64(corpus.Len*len(variants)))
+	seen := 0
+	opt := tournament.RunOptions{Workers: workers, Progress: func(done, _ int) {
+		if done < seen { // the next variant started
+			seen = 0
+		}
+		bar.Add(int64(done - seen))
+		seen = done
+	}}
+	rows, skipped, err := tournament.Variants(ctx, corpus, variants, func(r solver.Rules) (solver.Strategy, string, error) { return newStrategy(cmd, r) }, opt)
+	bar.Stop()
 	if err != nil {
 		return err
 	}
