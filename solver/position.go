@@ -33,11 +33,11 @@ type Position struct {
 	stock     uint8
 	placed    [Tables]uint8       // cards on each table
 	remaining [NumRanks + 1]uint8 // ranks in the stock, excluding drawn
-	// The stacks lie end to end in cards, stack 0 first: byte s of ends is
-	// the index just past stack s's top card, so stack s is
-	// cards[end(s-1):end(s)] (end(-1) = 0). Stacks beyond rules.Stacks are
-	// empty, so end(MaxStacks-1) is the number of stacked cards. Packing the
-	// ends in one word makes a push or pop one addition for all of them.
+	// The stacks lie end to end in cards, in slot order (see slot: the last
+	// stack first, stack 0 last): byte t of ends is the index just past the
+	// top card of the stack in slot t, so that stack is cards[byte t-1 :
+	// byte t] (byte -1 = 0), and byte 7 is the number of stacked cards.
+	// Packing the ends in one word makes a push or pop one addition for all.
 	ends  uint64
 	top   [MaxStacks]Card // each stack's top card, 0 if empty: Top is one load
 	cards [DeckSize]Card
@@ -104,13 +104,18 @@ func (p *Position) Need(x int) Rank {
 }
 
 // start returns the index in p.cards of the bottom card of stack s.
-func (p *Position) start(s int) uint8 { return uint8((p.ends << 8) >> (8 * uint(s))) }
+func (p *Position) start(s int) uint8 { return uint8((p.ends << 8) >> (8 * slot(s))) }
+
+// slot is the place of stack s in the layout: the stacks lie in reverse
+// order, stack 0 last, because strategies stack on the first stacks most
+// and a push moves only the cards of the stacks after it.
+func slot(s int) uint { return uint(MaxStacks - 1 - s) }
 
 // Height returns the number of cards on stack s.
 func (p *Position) Height(s int) int { return int(p.end(s) - p.start(s)) }
 
 // end returns the index in p.cards just past the top card of stack s.
-func (p *Position) end(s int) uint8 { return uint8(p.ends >> (8 * uint(s))) }
+func (p *Position) end(s int) uint8 { return uint8(p.ends >> (8 * slot(s))) }
 
 // above[s] adds 1 to the ends of stacks s and up.
 var above = func() (a [MaxStacks]uint64) {
@@ -137,7 +142,7 @@ func (p *Position) AppendStack(dst []Card, s int) []Card {
 
 // push puts c on top of stack s and returns its index in the stack.
 func (p *Position) push(s int, c Card) int {
-	e, total := int(p.end(s)), int(p.end(MaxStacks-1))
+	e, total := int(p.end(s)), int(p.ends>>56)
 	// The stacks above s move up one slot. A byte loop beats a memmove
 	// call for the few cards that usually lie above.
 	for i := total; i > e; i-- {
@@ -145,18 +150,18 @@ func (p *Position) push(s int, c Card) int {
 	}
 	p.cards[e] = c
 	p.top[s] = c
-	p.ends += above[s]
+	p.ends += above[slot(s)]
 	return e - int(p.start(s))
 }
 
 // pop takes the top card off stack s, which must not be empty.
 func (p *Position) pop(s int) Card {
-	e, total := int(p.end(s))-1, int(p.end(MaxStacks-1))
+	e, total := int(p.end(s))-1, int(p.ends>>56)
 	c := p.cards[e]
 	for i := e; i < total-1; i++ {
 		p.cards[i] = p.cards[i+1]
 	}
-	p.ends -= above[s]
+	p.ends -= above[slot(s)]
 	if e == int(p.start(s)) {
 		p.top[s] = 0
 	} else {
