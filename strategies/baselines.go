@@ -53,8 +53,10 @@ func (s *randomSession) Decide(_ context.Context, reqs []solver.Request, out []s
 			rng = rand.New(rand.NewPCG(rq.Seed, uint64(rq.Game)))
 			s.games[rq.Game] = rng
 		}
-		s.legal = s.legal[:0]
-		for _, m := range rq.Position.AppendLegalMoves(s.legal[:0]) {
+		// Filter in place: the kept moves overwrite the ones already read.
+		all := rq.Position.AppendLegalMoves(s.legal[:0])
+		s.legal = all[:0]
+		for _, m := range all {
 			if m.Kind != solver.ToStack || m.Table == 0 {
 				s.legal = append(s.legal, m)
 			}
@@ -121,12 +123,10 @@ func (Greedy) Choose(p solver.View) (solver.Move, error) {
 		}
 	}
 	if best < 0 {
-		return solver.Move{}, errStuckGreedy
+		return solver.Move{}, solver.ErrResign // nothing drawn and no top can move
 	}
 	return legal[best], nil
 }
-
-var errStuckGreedy = solver.ErrResign
 
 // stackScore rates stacking y on stack s, lower is better.
 func stackScore(p solver.View, y solver.Rank, s int) int {

@@ -2,9 +2,7 @@ package strategies
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/calcsol/calcsol/solver"
@@ -136,16 +134,4 @@ func (s *PriorityStrategy) Label(stacks int) string {
 		label += " (" + diff + ")"
 	}
 	return label
-}
-
-// IsNotApplicable reports whether err says a strategy cannot play the rules.
-func IsNotApplicable(err error) bool { return errors.Is(err, solver.ErrNotApplicable) }
-
-// paramsString writes params for an Info name.
-func paramsString(params []solver.Param) string {
-	var b []string
-	for _, p := range params {
-		b = append(b, p.Name+"="+p.Value)
-	}
-	return strings.Join(b, ",")
 }

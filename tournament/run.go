@@ -47,7 +47,6 @@ type job struct {
 	index []int // deck indices in the corpus
 	res   []solver.Result
 	recs  []Record
-	spent time.Duration
 }
 
 // Run plays the tournament's games (those of opt.Shard, after the first

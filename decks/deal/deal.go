@@ -323,8 +323,7 @@ type Table struct {
 	nsuit [MaxPlayers][4]int8
 	// Swaps is the number of exchanges that swapped cards.
 	Swaps int
-	next  int       // the next exchange's number, for the active player
-	cand  [][2]int8 // scratch: the candidate swaps (slots) of an exchange
+	next  int // the next exchange's number, for the active player
 }
 
 // NewTable deals the standard52 stock round-robin to players players: card
