@@ -143,7 +143,7 @@ func Exact(p solver.View, y solver.Rank, x, s int) *Cycle {
 	checkStack(p, s)
 	var g graph
 	g.build(p)
-	if x < 1 || x > solver.Tables || !y.Valid() || p.Filled(x, y) || p.Reserved(x, y) {
+	if x < 1 || x > solver.Tables || !y.Valid() || !p.SlotFree(x, y) {
 		if rem := g.stuck(); rem != 0 {
 			c := g.explain(p, g.shortestCycleIn(rem), noNode, 0)
 			c.Existing = true
@@ -180,7 +180,7 @@ func Closes(p solver.View, y solver.Rank, x, s int) bool {
 	checkStack(p, s)
 	var g graph
 	g.build(p)
-	if x >= 1 && x <= solver.Tables && y.Valid() && !p.Filled(x, y) && !p.Reserved(x, y) {
+	if x >= 1 && x <= solver.Tables && y.Valid() && p.SlotFree(x, y) {
 		g.push(slot(x, y), s)
 	}
 	return g.stuck() != 0

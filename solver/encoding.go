@@ -76,6 +76,7 @@ func (p *Position) decode(b []byte) error {
 		if q.placed[x-1] > NumRanks {
 			return fmt.Errorf("position: table %d holds %d cards", x, q.placed[x-1])
 		}
+		q.need[x-1] = needAt[x-1][q.placed[x-1]]
 		for k := 0; k < int(q.placed[x-1]); k++ {
 			count[order[x-1][k]]++
 		}

@@ -20,7 +20,7 @@ func (p *Position) AppendLegalMoves(dst []Move) []Move {
 		for s := 0; s < p.rules.Stacks; s++ {
 			dst = append(dst, Move{Kind: ToStack, Rank: y, Stack: int8(s)})
 			for x := 1; x <= Tables; x++ {
-				if !p.Filled(x, y) && !p.Reserved(x, y) {
+				if p.SlotFree(x, y) {
 					dst = append(dst, Move{Kind: ToStack, Rank: y, Stack: int8(s), Table: int8(x)})
 				}
 			}

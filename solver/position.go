@@ -33,6 +33,10 @@ type Position struct {
 	stock     uint8
 	placed    [Tables]uint8       // cards on each table
 	remaining [NumRanks + 1]uint8 // ranks in the stock, excluding drawn
+	// need[x-1] is the rank table x needs next (0 when complete): a function
+	// of placed, kept beside it so that Need, which strategies call most, is
+	// one load. It lies in what would be padding before ends.
+	need [Tables]Rank
 	// The stacks lie end to end in cards, in slot order (see slot: the last
 	// stack first, stack 0 last): byte t of ends is the index just past the
 	// top card of the stack in slot t, so that stack is cards[byte t-1 :
@@ -68,6 +72,9 @@ func NewPosition(r Rules) (Position, error) {
 			p.stock--
 		}
 	}
+	for x := 1; x <= Tables; x++ {
+		p.need[x-1] = needAt[x-1][p.placed[x-1]]
+	}
 	return p, nil
 }
 
@@ -95,12 +102,13 @@ func (p *Position) TotalPlaced() int {
 }
 
 // Need returns the rank table x (1..4) needs next, or 0 when it is complete.
-func (p *Position) Need(x int) Rank {
-	k := p.placed[x-1]
-	if k >= NumRanks {
-		return 0
-	}
-	return order[x-1][k]
+func (p *Position) Need(x int) Rank { return p.need[x-1] }
+
+// place puts one more card on table x, which must not be complete.
+func (p *Position) place(x int) {
+	k := p.placed[x-1] + 1
+	p.placed[x-1] = k
+	p.need[x-1] = needAt[x-1][k]
 }
 
 // start returns the index in p.cards of the bottom card of stack s.
@@ -176,6 +184,15 @@ func (p *Position) Filled(x int, r Rank) bool { return int(posOf[x-1][r]) < int(
 // Reserved reports whether a stacked card of rank r is assigned to table x.
 func (p *Position) Reserved(x int, r Rank) bool {
 	return p.reserved[x-1]&(1<<posOf[x-1][r]) != 0
+}
+
+// SlotFree reports whether a card of rank r may be assigned to table x: its
+// slot is neither filled on the table nor reserved by a stacked card
+// (docs/rules.md, "Assignments and slots"). It is !Filled(x, r) &&
+// !Reserved(x, r) with one look-up of the slot.
+func (p *Position) SlotFree(x int, r Rank) bool {
+	k := posOf[x-1][r]
+	return k >= p.placed[x-1] && p.reserved[x-1]&(1<<k) == 0
 }
 
 // ReservedMask returns the positions of table x (bit k = position k) to which
@@ -260,7 +277,7 @@ func (p *Position) Check(m Move) error {
 		if m.Table < 0 || m.Table > Tables {
 			return fmt.Errorf("no table %d", m.Table)
 		}
-		if m.Table != 0 && (p.Filled(int(m.Table), p.drawn) || p.Reserved(int(m.Table), p.drawn)) {
+		if m.Table != 0 && !p.SlotFree(int(m.Table), p.drawn) {
 			return fmt.Errorf("slot of %s on table %d is already filled or reserved", p.drawn, m.Table)
 		}
 	case StackToTable:
@@ -297,7 +314,7 @@ func rankOrNone(r Rank) string {
 func (p *Position) apply(m Move) {
 	switch m.Kind {
 	case ToTable:
-		p.placed[m.Table-1]++
+		p.place(int(m.Table))
 		p.drawn = 0
 	case ToStack:
 		s := int(m.Stack)
@@ -317,7 +334,7 @@ func (p *Position) apply(m Move) {
 			p.reserved[x-1] &^= 1 << k
 			p.inStack[s][x-1] &^= 1 << k
 		}
-		p.placed[m.Table-1]++
+		p.place(int(m.Table))
 	}
 }
 

@@ -67,6 +67,15 @@ var order = func() (o [Tables][NumRanks]Rank) {
 	return o
 }()
 
+// needAt[x-1][k] is the rank table x needs when it holds k cards: order[x-1][k],
+// or 0 once the table is complete (k = 13).
+var needAt = func() (n [Tables][NumRanks + 1]Rank) {
+	for x := range Tables {
+		copy(n[x][:], order[x][:])
+	}
+	return n
+}()
+
 // posOf[x-1][r] is the 0-based position of rank r on table x.
 var posOf = func() (p [Tables][NumRanks + 1]uint8) {
 	for x := 0; x < Tables; x++ {

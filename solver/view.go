@@ -62,6 +62,9 @@ func (v View) Filled(x int, r Rank) bool { return v.p.Filled(x, r) }
 // Reserved: see Position.Reserved.
 func (v View) Reserved(x int, r Rank) bool { return v.p.Reserved(x, r) }
 
+// SlotFree: see Position.SlotFree.
+func (v View) SlotFree(x int, r Rank) bool { return v.p.SlotFree(x, r) }
+
 // ReservedMask: see Position.ReservedMask.
 func (v View) ReservedMask(x int) uint16 { return v.p.ReservedMask(x) }
 

@@ -73,7 +73,7 @@ func (s *Priority) Choose(p solver.View) (solver.Move, error) {
 				return solver.Move{Kind: solver.ToTable, Rank: y, Table: o.table}, nil
 			}
 		case OpChain:
-			if !slotFree(p, x, y) {
+			if !p.SlotFree(x, y) {
 				continue
 			}
 			k := solver.TablePos(x, y)
@@ -87,7 +87,7 @@ func (s *Priority) Choose(p solver.View) (solver.Move, error) {
 				}
 			}
 		case OpStack:
-			if slotFree(p, x, y) && s.safe(p, y, x, int(o.stack)) {
+			if p.SlotFree(x, y) && s.safe(p, y, x, int(o.stack)) {
 				return solver.Move{Kind: solver.ToStack, Rank: y, Stack: o.stack, Table: o.table}, nil
 			}
 		}
@@ -154,13 +154,6 @@ func (s *Priority) dump(p solver.View, y solver.Rank) solver.Move {
 		}
 	}
 	return solver.Move{Kind: solver.ToStack, Rank: y, Stack: s.last}
-}
-
-// slotFree reports whether card y may be assigned to table x: its slot is
-// neither filled on the table nor reserved by a stacked card (docs/rules.md,
-// "Assignments and slots").
-func slotFree(p solver.View, x int, y solver.Rank) bool {
-	return !p.Filled(x, y) && !p.Reserved(x, y)
 }
 
 // safe runs the configured deadlock check for stacking y (for table x) on stack st.
