@@ -151,15 +151,16 @@ func (p *Position) AppendStack(dst []Card, s int) []Card {
 // push puts c on top of stack s and returns its index in the stack.
 func (p *Position) push(s int, c Card) int {
 	e, total := int(p.end(s)), int(p.ends>>56)
-	// The stacks above s move up one slot. A byte loop beats a memmove
-	// call for the few cards that usually lie above.
-	for i := total; i > e; i-- {
-		p.cards[i] = p.cards[i-1]
-	}
-	p.cards[e] = c
+	h := e - int(p.start(s))
 	p.top[s] = c
 	p.ends += above[slot(s)]
-	return e - int(p.start(s))
+	if e < total {
+		// The stacks above s move up one place. Often none lie above (stack
+		// 0, which strategies use most, lies last): then there is no call.
+		copy(p.cards[e+1:total+1], p.cards[e:total])
+	}
+	p.cards[e] = c
+	return h
 }
 
 // pop takes the top card off stack s, which must not be empty.
@@ -218,11 +219,13 @@ func (p *Position) Won() bool {
 // Over reports whether the game has ended: won, or the stock is empty, no
 // card is drawn and no stack top is needed by any table.
 func (p *Position) Over() bool {
-	if p.Won() {
-		return true
-	}
+	// The common case first: a card is drawn or the stock is not empty, so
+	// the game goes on (and is not won: a won game has every card on a table).
 	if p.drawn != 0 || p.stock != 0 {
 		return false
+	}
+	if p.Won() {
+		return true
 	}
 	for s := 0; s < p.rules.Stacks; s++ {
 		if t := p.Top(s); t != 0 && p.neededBy(t.Rank()) != 0 {
