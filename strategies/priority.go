@@ -20,6 +20,11 @@ type Priority struct {
 	opt   Options
 	ops   [solver.NumRanks + 1][]op
 	last  int8 // index of the last stack, for ExhaustLastStack
+	// The options as they are used, resolved once so that a decision
+	// compares no strings: the deadlock check (nil for none), and whether
+	// an exhausted list stacks on the last stack.
+	closes    func(p solver.View, y solver.Rank, x, s int) bool
+	lastStack bool
 }
 
 // op is an Op resolved against the rules: the stack as an index.
@@ -38,6 +43,13 @@ func NewPriority(t *Table, r solver.Rules) (*Priority, error) {
 		return nil, err
 	}
 	p := &Priority{table: t, opt: t.Options, last: int8(r.Stacks - 1)}
+	switch t.Options.Check {
+	case CheckPartial:
+		p.closes = deadlock.Partial
+	case CheckExact:
+		p.closes = deadlock.Closes
+	}
+	p.lastStack = t.Options.OnExhausted == ExhaustLastStack
 	for k := 1; k <= solver.NumRanks; k++ {
 		for _, o := range t.Ops[k] {
 			ro := op{kind: o.Kind, table: int8(o.Table), stack: -1}
@@ -62,7 +74,7 @@ func (s *Priority) Choose(p solver.View) (solver.Move, error) {
 	if y == 0 {
 		return solver.Move{}, errStuck
 	}
-	if s.opt.OnExhausted == ExhaustLastStack && s.dumping(p) {
+	if s.lastStack && s.dumping(p) {
 		return s.dump(p, y), nil
 	}
 	for _, o := range s.ops[y] {
@@ -92,7 +104,7 @@ func (s *Priority) Choose(p solver.View) (solver.Move, error) {
 			}
 		}
 	}
-	if s.opt.OnExhausted == ExhaustLastStack {
+	if s.lastStack {
 		return s.dump(p, y), nil
 	}
 	return solver.Move{}, errExhausted[y]
@@ -158,11 +170,5 @@ func (s *Priority) dump(p solver.View, y solver.Rank) solver.Move {
 
 // safe runs the configured deadlock check for stacking y (for table x) on stack st.
 func (s *Priority) safe(p solver.View, y solver.Rank, x, st int) bool {
-	switch s.opt.Check {
-	case CheckPartial:
-		return !deadlock.Partial(p, y, x, st)
-	case CheckExact:
-		return !deadlock.Closes(p, y, x, st)
-	}
-	return true
+	return s.closes == nil || !s.closes(p, y, x, st)
 }
