@@ -13,6 +13,7 @@ import (
 	"github.com/calcsol/calcsol/decks/shuffle"
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/internal/progress"
+	"github.com/calcsol/calcsol/internal/textblock"
 )
 
 var corpusCmd = &cobra.Command{
@@ -152,7 +153,7 @@ func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	bar.Stop()
-	fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: %s, %s, seed %d\n", out, plural(count, kind.Name()+" deck"), spec.Generator.Spec(), seed)
+	fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: %s, %s, seed %d\n", out, textblock.Plural(count, kind.Name()+" deck"), spec.Generator.Spec(), seed)
 	return nil
 }
 
@@ -170,7 +171,7 @@ func runCorpusVerify(cmd *cobra.Command, args []string) error {
 		return badInput("%w", err)
 	}
 	c := v.Corpus
-	fmt.Fprintf(cmd.OutOrStdout(), "ok: %s, checksum %s (%s)\n", plural(len(c.Decks), "deck"), c.Checksum, v.Checked())
+	fmt.Fprintf(cmd.OutOrStdout(), "ok: %s, checksum %s (%s)\n", textblock.Plural(len(c.Decks), "deck"), c.Checksum, v.Checked())
 	return nil
 }
 
@@ -185,7 +186,7 @@ func runCorpusShow(cmd *cobra.Command, args []string) error {
 	}
 	w := cmd.OutOrStdout()
 	fmt.Fprintf(w, "corpus     %s\n", args[0])
-	fmt.Fprintf(w, "kind       %s (%s)\n", c.Kind.Name(), plural(c.Kind.Size(), "card"))
+	fmt.Fprintf(w, "kind       %s (%s)\n", c.Kind.Name(), textblock.Plural(c.Kind.Size(), "card"))
 	if c.Generator != "" {
 		fmt.Fprintf(w, "generator  %s\nseed       %d\n", c.Generator, c.Seed)
 	} else {
@@ -202,12 +203,4 @@ func runCorpusShow(cmd *cobra.Command, args []string) error {
 		fmt.Fprintf(w, "        … %d more\n", len(c.Decks)-head)
 	}
 	return nil
-}
-
-// plural writes n and noun, with an s unless n is 1: "1 deck", "2 decks".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

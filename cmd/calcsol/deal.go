@@ -8,6 +8,8 @@ import (
 	"github.com/calcsol/calcsol/decks/cards"
 	"github.com/calcsol/calcsol/decks/deal"
 	"github.com/calcsol/calcsol/decks/shuffle"
+	"github.com/calcsol/calcsol/internal/textblock"
+	"github.com/calcsol/calcsol/internal/texttable"
 )
 
 var dealCmd = &cobra.Command{
@@ -95,8 +97,8 @@ func runDealStats(cmd *cobra.Command, _ []string) error {
 		return badInput("%w", err)
 	}
 	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "%s to %d players, target %s, adjust counts %s, seed %d (means per hand)\n", plural(deals, "deal"), players, tg, count, seed)
-	t := newTable(w, "adjust", "swaps", "proposals", "pairs", "triples", "quads", "runs", "links", "pair score", "top suit")
+	fmt.Fprintf(w, "%s to %d players, target %s, adjust counts %s, seed %d (means per hand)\n", textblock.Plural(deals, "deal"), players, tg, count, seed)
+	t := texttable.New(w, "adjust", "swaps", "proposals", "pairs", "triples", "quads", "runs", "links", "pair score", "top suit")
 	for _, r := range rows {
 		t.Append(fmt.Sprint(r.Adjust), fmt.Sprintf("%.1f", r.Swaps), fmt.Sprintf("%.1f", r.Proposals),
 			fmt.Sprintf("%.3f", r.Pairs), fmt.Sprintf("%.3f", r.Triples), fmt.Sprintf("%.3f", r.Quads),

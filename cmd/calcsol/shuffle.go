@@ -14,6 +14,8 @@ import (
 
 	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/decks/shuffle"
+	"github.com/calcsol/calcsol/internal/textblock"
+	"github.com/calcsol/calcsol/internal/texttable"
 )
 
 var shuffleCmd = &cobra.Command{
@@ -180,7 +182,7 @@ func runShuffleCosts(cmd *cobra.Command, _ []string) error {
 		if err != nil {
 			return badInput("%w", err)
 		}
-		t := newTable(w, "plan", "s each", "s used")
+		t := texttable.New(w, "plan", "s each", "s used")
 		for _, term := range terms {
 			c, _ := costs.Of(term.Letter)
 			t.Append(term.String(), fmt.Sprint(c), fmt.Sprint(term.Count*c))
@@ -199,11 +201,11 @@ func runShuffleCosts(cmd *cobra.Command, _ []string) error {
 	}
 	total := shuffle.TotalOrderings(combs)
 	if !list {
-		t := newTable(w, "combination", "shuffles", "s used", "orderings")
+		t := texttable.New(w, "combination", "shuffles", "s used", "orderings")
 		for _, c := range combs {
 			t.Append(c.String(), fmt.Sprint(c.Len()), fmt.Sprint(c.Cost(costs)), c.NumOrderings().String())
 		}
-		t.Footer("total", plural(len(combs), "combination"), "", total.String())
+		t.Footer("total", textblock.Plural(len(combs), "combination"), "", total.String())
 		return t.Render()
 	}
 	if total.Cmp(big.NewInt(maxListOrderings)) > 0 {

@@ -15,6 +15,7 @@ import (
 	"github.com/calcsol/calcsol/decks/shuffle"
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/internal/progress"
+	"github.com/calcsol/calcsol/internal/texttable"
 )
 
 func init() {
@@ -139,7 +140,7 @@ not depend on --workers. docs/shuffles-analysis.md defines each measure.
 			fmt.Fprintf(out, "%s of n=%d cards, %d sets, seed %d (%.1f s)\n", sh, n, sets, seed, r.Seconds)
 			fmt.Fprintf(out, "e_max = %.3g (%s)\n", emax, source)
 			fmt.Fprintf(out, "%s   blue %d, red %d\n", r.Class, r.Blue, r.Red)
-			t := newTable(out, "measure", "value", "uniform deck")
+			t := texttable.New(out, "measure", "value", "uniform deck")
 			t.Append("max|e|", fmt.Sprintf("%.3e", r.MaxAbsE), fmt.Sprintf("≈ %.2e (median, approx)", analysis.ApproxEmax(n, sets, 0.5)))
 			t.Append("rising sequences", fmt.Sprintf("%.3f ± %.3f", r.Rising, r.RisingSE), fmt.Sprintf("%.3f", float64(n+1)/2))
 			t.Append("adjacent pairs", fmt.Sprintf("%.3f ± %.3f", r.Adjacent, r.AdjacentSE), fmt.Sprintf("%.3f", float64(n-1)/float64(n)))

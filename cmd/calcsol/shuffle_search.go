@@ -14,6 +14,7 @@ import (
 	"github.com/calcsol/calcsol/decks/analysis"
 	"github.com/calcsol/calcsol/decks/shuffle"
 	"github.com/calcsol/calcsol/internal/progress"
+	"github.com/calcsol/calcsol/internal/texttable"
 )
 
 func newShuffleExactCmd() *cobra.Command {
@@ -83,7 +84,7 @@ cards:
 				fmt.Fprintf(out, "e_max = %.3g (%s)\n", emax, source)
 				header = append(header, "exact max|e|", "exact C")
 			}
-			t := newTable(out, header...)
+			t := texttable.New(out, header...)
 			for _, r := range rows {
 				tv := fmt.Sprintf("%.3f", r.TV)
 				if r.TV < 0.0005 {
@@ -179,7 +180,7 @@ Ide & Okuda's figures are for --sets 1000000 (--m 1..7 then takes minutes).
 			}
 			fmt.Fprintf(out, "%d sequences of %s, m = %s, n=%d, %d sets, seed %d (%.1f s)\n", len(all), strings.Join(names, ""), analysis.FormatLengths(lo, hi), n, sets, seed, elapsed)
 			fmt.Fprintf(out, "e_max = %.3g (%s)\n", emax, source)
-			t := newTable(out, "m", "rank", "sequence", "C", "max|e|")
+			t := texttable.New(out, "m", "rank", "sequence", "C", "max|e|")
 			for _, r := range rows {
 				cl := analysis.Classification{N: n, White: r.White}
 				t.Append(strconv.Itoa(r.M), strconv.Itoa(r.Rank), r.Seq, cl.CText(), fmt.Sprintf("%.3e", r.MaxAbsE))
