@@ -54,16 +54,26 @@ func (t *Table) Render() error {
 	return t.t.Render()
 }
 
+// Write prints rows under header to w, and the footer if one is given.
+func Write(w io.Writer, header []string, rows [][]string, footer ...string) error {
+	t := New(w, header...)
+	t.rows = rows
+	if footer != nil {
+		t.Footer(footer...)
+	}
+	return t.Render()
+}
+
 // Row is a value that shows as one table row.
 type Row interface{ Cells() []string }
 
 // Rows prints rows under header to w, one row each.
 func Rows[R Row](w io.Writer, header []string, rows []R) error {
-	t := New(w, header...)
-	for _, r := range rows {
-		t.Append(r.Cells()...)
+	cells := make([][]string, len(rows))
+	for i, r := range rows {
+		cells[i] = r.Cells()
 	}
-	return t.Render()
+	return Write(w, header, cells)
 }
 
 // isNumber reports whether a cell reads as a number: it starts with a

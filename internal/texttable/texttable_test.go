@@ -53,5 +53,9 @@ func TestRender(t *testing.T) {
 	if err := Rows(&b, []string{"name", "n"}, []row{{"one", "1"}, {"twenty", "20"}}); err != nil {
 		t.Fatal(err)
 	}
+	b.WriteString("\n")
+	if err := Write(&b, []string{"plan", "s"}, [][]string{{"C^30", "60"}}, "total", "60"); err != nil {
+		t.Fatal(err)
+	}
 	golden.Check(t, "testdata/render.golden", b.Bytes())
 }
