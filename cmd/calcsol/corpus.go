@@ -158,15 +158,11 @@ func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 }
 
 func runCorpusVerify(cmd *cobra.Command, args []string) error {
-	data, err := corpus.Resolve(args[0])
-	if err != nil {
-		return badInput("%w", err)
-	}
 	p, err := loadShuffleParams(cmd)
 	if err != nil {
 		return err
 	}
-	v, err := corpus.VerifyFile(data, args[0], p)
+	v, err := corpus.VerifyNamed(args[0], p)
 	if err != nil {
 		return badInput("%w", err)
 	}
@@ -184,23 +180,5 @@ func runCorpusShow(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return badInput("%w", err)
 	}
-	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "corpus     %s\n", args[0])
-	fmt.Fprintf(w, "kind       %s (%s)\n", c.Kind.Name(), textblock.Plural(c.Kind.Size(), "card"))
-	if c.Generator != "" {
-		fmt.Fprintf(w, "generator  %s\nseed       %d\n", c.Generator, c.Seed)
-	} else {
-		fmt.Fprintf(w, "generator  (none)\n")
-	}
-	fmt.Fprintf(w, "decks      %d\nsha256     %s\n", len(c.Decks), c.Checksum)
-	if c.RankOnly {
-		fmt.Fprintf(w, "notation   rank-only\n")
-	}
-	for j := 0; j < head && j < len(c.Decks); j++ {
-		fmt.Fprintf(w, "%6d  %s\n", j+1, c.DeckLine(j))
-	}
-	if head < len(c.Decks) {
-		fmt.Fprintf(w, "        … %d more\n", len(c.Decks)-head)
-	}
-	return nil
+	return c.WriteSummary(cmd.OutOrStdout(), args[0], head)
 }
