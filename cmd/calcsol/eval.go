@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 
@@ -178,25 +177,9 @@ See docs/eval.md.`,
 }
 
 func runEvalCompare(cmd *cobra.Command, args []string) error {
-	var runs [2][]tournament.DeckResult
-	var ids [2]tournament.RunID
-	for i, path := range args {
-		fh, err := os.Open(path)
-		if err != nil {
-			return badInput("%v", err)
-		}
-		ids[i], runs[i], err = tournament.ReadJSONL(fh)
-		fh.Close()
-		if err != nil {
-			return badInput("%s: %v", path, err)
-		}
-	}
-	if err := ids[0].Paired(ids[1]); err != nil {
-		return badInput("compare %s %s: %v", args[0], args[1], err)
-	}
-	c, err := tournament.Compare(runs[0], runs[1])
+	runs, c, err := tournament.CompareFiles(args[0], args[1])
 	if err != nil {
-		return badInput("%v", err)
+		return badInput("%w", err)
 	}
 	return report.WriteCompare(cmd.OutOrStdout(), [2]string{args[0], args[1]}, runs, c)
 }
