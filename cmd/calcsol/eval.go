@@ -110,14 +110,8 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	ctx := contextOf(cmd)
 	// The shared progress line over all variants, drawn only on a terminal.
 	bar := progress.Start(cmd.ErrOrStderr(), "games", int64(corpus.Len*len(variants)))
-	seen := 0
-	opt := tournament.RunOptions{Workers: workers, Progress: func(done, _ int) {
-		if done < seen { // the next variant started
-			seen = 0
-		}
-		bar.Add(int64(done - seen))
-		seen = done
-	}}
+	count := bar.Count(0)
+	opt := tournament.RunOptions{Workers: workers, Progress: func(done, _ int) { count(done) }}
 	rows, skipped, err := tournament.Variants(ctx, corpus, variants, func(r solver.Rules) (solver.Strategy, string, error) { return newStrategy(cmd, r) }, opt)
 	bar.Stop()
 	if err != nil {

@@ -159,12 +159,8 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	}
 	// The shared progress line, drawn only when standard error is a terminal.
 	bar := progress.Start(cmd.ErrOrStderr(), "decks", int64(len(ds)))
-	last := 0
 	start := time.Now()
-	results, err := clairvoyant.SolveAll(ctx, ds, rules, clairvoyant.Options{}, budget, workers, prior, func(done int) {
-		bar.Add(int64(done - last))
-		last = done
-	})
+	results, err := clairvoyant.SolveAll(ctx, ds, rules, clairvoyant.Options{}, budget, workers, prior, bar.Count(0))
 	bar.Stop()
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return err
