@@ -92,8 +92,6 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return badInput("%v", err)
 	}
-	corpusName := corpusArg
-
 	variants := []solver.Rules{{Stacks: 3}, {Stacks: 3, Preplaced: true}, {Stacks: 4}, {Stacks: 4, Preplaced: true}}
 	if f.Changed("stacks") || f.Changed("preplaced") || jsonl || out != "" {
 		r, err := rulesFromFlags(cmd)
@@ -118,20 +116,17 @@ func runEval(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	// --jsonl and --out play one variant, the last.
-	last := rows[len(rows)-1]
-	results := last.Results
-	runID := tournament.RunID{Strategy: last.Label, Corpus: corpusName, CorpusSHA: corpus.Checksum, Rules: tournament.Variant{Rules: last.Rules}.Key()}
-
+	write := func(w io.Writer) error { return rows[len(rows)-1].WriteJSONL(w, corpus) }
 	if out != "" {
-		if err := atomicfile.WriteFunc(out, func(w io.Writer) error { return tournament.WriteJSONL(w, runID, results) }); err != nil {
+		if err := atomicfile.WriteFunc(out, write); err != nil {
 			return err
 		}
 	} else if jsonl {
-		if err := tournament.WriteJSONL(cmd.OutOrStdout(), runID, results); err != nil {
+		if err := write(cmd.OutOrStdout()); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", corpusName, corpus.Len, workers)
+	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", corpusArg, corpus.Len, workers)
 	fmt.Fprintf(summaryOut, "strategy %s\n", report.StrategyLabels(rows))
 	if err := report.WriteEval(summaryOut, rows, report.Options{Timing: evalTiming}); err != nil {
 		return err
