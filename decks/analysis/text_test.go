@@ -43,7 +43,9 @@ func TestReportsText(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	steps := func() ([]shuffle.Shuffler, error) { return []shuffle.Shuffler{shuffle.Riffle{}, shuffle.Cut{Centre: 0.5, SD: 1}}, nil }
+	steps := func() ([]shuffle.Shuffler, error) {
+		return []shuffle.Shuffler{shuffle.Riffle{}, shuffle.Cut{Centre: 0.5, SD: 1}}, nil
+	}
 	s, err := Rank(steps, []string{"R", "C"}, SearchOptions{Options: o, MinLen: 1, MaxLen: 2}, 0.02, "given", 2)
 	if err != nil {
 		t.Fatal(err)
