@@ -8,11 +8,13 @@ import (
 	"strings"
 )
 
-// Exit statuses shared by every command; a command may end with a status
-// of its own through Error.
+// Exit statuses: those of every command, then those of calcsol regress
+// (docs/tournament.md), which ends with them through Error.
 const (
-	Failure = 1 // any error not listed below
-	Input   = 2 // bad input: a malformed deck, file or flag
+	Failure    = 1 // any error not listed below
+	Input      = 2 // bad input: a malformed deck, file or flag
+	Regression = 3 // a strategy won other decks than its baseline
+	Stale      = 4 // a baseline's strategy, corpus or record format changed
 )
 
 // InputError is bad input from the user (a malformed deck, file or flag):

@@ -40,8 +40,8 @@ func TestStatus(t *testing.T) {
 		{"cobra", errors.New(`unknown flag: --frob`), Input},
 		{"pflag", errors.New(`invalid argument "x" for "--n" flag`), Input},
 		{"arguments", errors.New("accepts 1 arg(s), received 2"), Input},
-		{"own code", Error{Code: 3, Err: errors.New("regressed")}, 3},
-		{"own code over input", Error{Code: 4, Err: BadInput("stale")}, 4},
+		{"own code", Error{Code: Regression, Err: errors.New("regressed")}, Regression},
+		{"own code over input", Error{Code: Stale, Err: BadInput("stale")}, Stale},
 	}
 	for _, tt := range tests {
 		if got := Status(tt.err); got != tt.want {
