@@ -270,6 +270,31 @@ repeat the operations of the stack before it. A mechanical extension of the
 paper's 3-stack table, not a tuned one.`, t.Name, r.Stacks, t.Name, r.Stacks)
 }
 
+// DerivePriority widens the table from names (a shipped name or a file) to
+// r's stacks with strategies.Derive: the file "calcsol table derive" writes,
+// headed by DeriveComment.
+func DerivePriority(from string, r solver.Rules) ([]byte, error) {
+	t, err := LoadPriority(from)
+	if err != nil {
+		return nil, err
+	}
+	d, err := strategies.Derive(t, r)
+	if err != nil {
+		return nil, err
+	}
+	return FormatPriority(d, DeriveComment(t, r)), nil
+}
+
+// CheckPriority loads the table nameOrPath names and checks that it fits
+// r: what "calcsol table check" reports.
+func CheckPriority(nameOrPath string, r solver.Rules) (*strategies.Table, error) {
+	t, err := LoadPriority(nameOrPath)
+	if err != nil {
+		return nil, err
+	}
+	return t, t.Validate(r)
+}
+
 // LoadPriorityFor is the strategies.TableLoader of the shipped tables: the
 // table nameOrPath names, or, if it is empty, the shipped table for the
 // number of stacks (an error wrapping solver.ErrNotApplicable when none is

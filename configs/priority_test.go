@@ -70,16 +70,42 @@ K: C1 C2 C3 C4 T1 T2 T3 T4 X1 X2 X3 X4 Z1 Z2 Z3 Z4`
 // The shipped 4-stack table is exactly what Derive makes from Table 1
 // (go test ./configs -update rewrites it).
 func TestDerivedTableIsShipped(t *testing.T) {
-	tab, err := LoadPriority(DefaultPriority)
+	got, err := DerivePriority(DefaultPriority, solver.Rules{Stacks: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := solver.Rules{Stacks: 4}
-	d, err := strategies.Derive(tab, r)
-	if err != nil {
-		t.Fatal(err)
+	golden.Check(t, "priority/"+DefaultPriorityFor(4)+".yaml", got)
+}
+
+func TestDeriveAndCheckPriority(t *testing.T) {
+	tests := []struct {
+		name, table string
+		stacks      int
+		derive      string // error of DerivePriority, "" for none
+		check       string // error of CheckPriority
+	}{
+		{"table 1 for 3", DefaultPriority, 3, "", ""},
+		{"table 1 for 5", DefaultPriority, 5, "", "stacks"},
+		{"narrowing", DefaultPriorityFor(4), 3, "can only widen", "stacks"},
+		{"unknown", "no-such-table", 4, "no-such-table", "no-such-table"},
 	}
-	golden.Check(t, "priority/"+DefaultPriorityFor(4)+".yaml", FormatPriority(d, DeriveComment(tab, r)))
+	for _, tt := range tests {
+		r := solver.Rules{Stacks: tt.stacks}
+		data, err := DerivePriority(tt.table, r)
+		if tt.derive == "" && err == nil {
+			if d, perr := ParsePriority(data, "derived"); perr != nil || len(d.Stacks) != tt.stacks {
+				t.Errorf("%s: derived table does not read back with %d stacks: %v", tt.name, tt.stacks, perr)
+			}
+		} else if err == nil || tt.derive == "" || !strings.Contains(err.Error(), tt.derive) {
+			t.Errorf("%s: DerivePriority error %v, want %q", tt.name, err, tt.derive)
+		}
+		tab, err := CheckPriority(tt.table, r)
+		if tt.check == "" && (err != nil || tab == nil) {
+			t.Errorf("%s: CheckPriority: %v", tt.name, err)
+		} else if tt.check != "" && (err == nil || !strings.Contains(err.Error(), tt.check)) {
+			t.Errorf("%s: CheckPriority error %v, want %q", tt.name, err, tt.check)
+		}
+	}
 }
 
 // Names, sources and stack names that YAML would read otherwise come back

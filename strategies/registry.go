@@ -191,6 +191,66 @@ func (r *Registry) BuildParts(parts []Part) (solver.Strategy, error) {
 	return s, nil
 }
 
+// CommandLine names a strategy as calcsol's commands take it: a spec
+// (--strategy) and, as parameters of the priority kind, a table (--table)
+// and table options as key=value (--option).
+type CommandLine struct {
+	Spec    string
+	Table   string
+	Options []string
+}
+
+// Build builds the strategy a command line names for rules, and the label
+// that names it in reports: the spec, or for the priority kind its table
+// and the options that differ from the defaults. A priority table must fit
+// rules, so that a wrong table fails before any game.
+func (r *Registry) Build(c CommandLine, rules solver.Rules) (solver.Strategy, string, error) {
+	parts, err := ParseSpec(c.Spec)
+	if err != nil {
+		return nil, "", fmt.Errorf("--strategy: %w", err)
+	}
+	if c.Table != "" || len(c.Options) > 0 {
+		if parts[0].Kind != "priority" {
+			return nil, "", fmt.Errorf("--table and --option go with --strategy priority, not %s", parts[0].Kind)
+		}
+		if c.Table != "" {
+			parts[0].Params["table"] = c.Table
+		}
+		if err := parts[0].Set(c.Options); err != nil {
+			return nil, "", fmt.Errorf("--option %w", err)
+		}
+	}
+	s, err := r.BuildParts(parts)
+	if err != nil {
+		return nil, "", err
+	}
+	p, ok := s.(*PriorityStrategy)
+	if !ok {
+		return s, FormatSpec(parts), nil
+	}
+	t, err := p.Table(rules.Stacks)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := t.Validate(rules); err != nil {
+		return nil, "", err
+	}
+	return s, p.Label(rules.Stacks), nil
+}
+
+// Set adds parameters given as key=value, each replacing any value the
+// part had for its key.
+func (p Part) Set(kvs []string) error {
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return fmt.Errorf("%q: want key=value", kv)
+		}
+		p.Params[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	return nil
+}
+
 // CheckParams checks that every given parameter is declared and that its
 // value fits the declaration.
 func CheckParams(declared []solver.Param, given map[string]string) error {

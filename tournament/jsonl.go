@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 )
 
 // RunID says who played what under which rules: the identity every record of
@@ -74,4 +75,28 @@ func ReadJSONL(r io.Reader) (RunID, []DeckResult, error) {
 		err = errors.New("no records")
 	}
 	return id, out, err
+}
+
+// CompareFiles reads two runs written by WriteJSONL (calcsol eval --out) and
+// compares them deck by deck (Compare), refusing runs on different corpora
+// or rules (RunID.Paired). Errors name the file.
+func CompareFiles(a, b string) ([2][]DeckResult, Paired, error) {
+	var runs [2][]DeckResult
+	var ids [2]RunID
+	for i, path := range []string{a, b} {
+		f, err := os.Open(path)
+		if err != nil {
+			return runs, Paired{}, err
+		}
+		ids[i], runs[i], err = ReadJSONL(f)
+		f.Close()
+		if err != nil {
+			return runs, Paired{}, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if err := ids[0].Paired(ids[1]); err != nil {
+		return runs, Paired{}, fmt.Errorf("compare %s %s: %w", a, b, err)
+	}
+	c, err := Compare(runs[0], runs[1])
+	return runs, c, err
 }

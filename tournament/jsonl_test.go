@@ -2,6 +2,8 @@ package tournament
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -112,4 +114,57 @@ func FuzzReadJSONL(f *testing.F) {
 			t.Fatalf("round trip (-first +second):\n%s", diff)
 		}
 	})
+}
+
+func TestCompareFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, id RunID, won ...bool) string {
+		var res []DeckResult
+		for d, w := range won {
+			res = append(res, DeckResult{Deck: d, Won: w, Placed: map[bool]int{true: 52, false: 7}[w]})
+		}
+		var b strings.Builder
+		if err := WriteJSONL(&b, id, res); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	b := testID
+	b.Strategy = "other"
+	four, corpus := testID, testID
+	four.Rules, corpus.CorpusSHA = "4-base", "def"
+	pa := write("a.jsonl", testID, true, false, true)
+	pb := write("b.jsonl", b, true, true, false)
+	tests := []struct {
+		name, a, b string
+		want       Paired
+		err        string
+	}{
+		{"paired", pa, pb, Paired{Games: 3, Both: 1, OnlyA: 1, OnlyB: 1}, ""},
+		{"itself", pa, pa, Paired{Games: 3, Both: 2, Neither: 1}, ""},
+		{"missing", pa, filepath.Join(dir, "none.jsonl"), Paired{}, "none.jsonl: no such file"},
+		{"other rules", pa, write("four.jsonl", four, true, false, true), Paired{}, "four.jsonl: the runs played different rules"},
+		{"other corpus", pa, write("corpus.jsonl", corpus, true, false, true), Paired{}, "corpus.jsonl: the runs played different corpora"},
+		{"other length", pa, write("short.jsonl", b, true), Paired{}, "compare: 3 results against 1"},
+		{"not records", pa, write("empty.jsonl", b), Paired{}, "empty.jsonl: no records"},
+	}
+	for _, tt := range tests {
+		runs, c, err := CompareFiles(tt.a, tt.b)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if c.Games != tt.want.Games || c.Both != tt.want.Both || c.OnlyA != tt.want.OnlyA || c.OnlyB != tt.want.OnlyB || c.Neither != tt.want.Neither || len(runs[0]) != 3 {
+			t.Errorf("%s: %+v, want %+v", tt.name, c, tt.want)
+		}
+	}
 }

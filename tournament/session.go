@@ -140,11 +140,8 @@ func (s *Session) Play(ctx context.Context) (Report, error) {
 	// The shared progress line (games done, games/s, time left), drawn only
 	// when the log is a terminal; Run reports from one goroutine.
 	bar := progress.Start(s.opt.Log, "games", int64(total-s.skip))
-	last := s.skip
-	opt.Progress = func(done, _ int) {
-		bar.Add(int64(done - last))
-		last = done
-	}
+	count := bar.Count(s.skip)
+	opt.Progress = func(done, _ int) { count(done) }
 	err := s.t.Run(ctx, s.tally.Sink(sink), opt)
 	bar.Stop() // clears the line
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/calcsol/calcsol/solver"
@@ -44,6 +45,13 @@ type VariantResult struct {
 	Sum     Summary
 	Endings []Ending
 	Results []DeckResult // in deck order
+}
+
+// WriteJSONL writes v's per-deck results (WriteJSONL) as the records of a
+// run of v's strategy on corpus c.
+func (v VariantResult) WriteJSONL(w io.Writer, c *Corpus) error {
+	id := RunID{Strategy: v.Label, Corpus: c.Name, CorpusSHA: c.Checksum, Rules: Variant{Rules: v.Rules}.Key()}
+	return WriteJSONL(w, id, v.Results)
 }
 
 // Variants plays, for each rule variant, the strategy build makes for it on

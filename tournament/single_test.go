@@ -57,3 +57,37 @@ func TestVariants(t *testing.T) {
 		t.Errorf("error %v, want eval %s: … not applicable", err, four)
 	}
 }
+
+// A variant's records read back as a run of its strategy, corpus and rules,
+// with its results.
+func TestVariantResultWriteJSONL(t *testing.T) {
+	c, err := NewCorpus("small", testDecks(10, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		rules solver.Rules
+		key   string
+	}{
+		{"base", solver.Rules{Stacks: 3}, "3-base"},
+		{"preplaced", solver.Rules{Stacks: 4, Preplaced: true}, "4-preplaced"},
+	}
+	for _, tc := range tests {
+		rows, _, err := Variants(context.Background(), c, []solver.Rules{tc.rules}, func(solver.Rules) (solver.Strategy, string, error) {
+			return newGreedy(), "greedy", nil
+		}, RunOptions{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := rows[0].WriteJSONL(&b, c); err != nil {
+			t.Fatal(err)
+		}
+		id, res, err := ReadJSONL(strings.NewReader(b.String()))
+		want := RunID{Strategy: "greedy", Corpus: "small", CorpusSHA: c.Checksum, Rules: tc.key}
+		if err != nil || id != want || !slices.Equal(res, rows[0].Results) {
+			t.Errorf("%s: read back %+v, %d results, %v; want %+v, %d results", tc.name, id, len(res), err, want, len(rows[0].Results))
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/calcsol/calcsol/internal/textblock"
 	"github.com/calcsol/calcsol/search"
 	"github.com/calcsol/calcsol/solver"
 )
@@ -104,7 +105,7 @@ func runAnalyze(cmd *cobra.Command, _ []string) error {
 	}
 	fmt.Fprintf(out, "rules:    %s\n", rules)
 	fmt.Fprintf(out, "strategy: %s, %d moves played\n", label, after)
-	fmt.Fprintf(out, "position:\n%s", indent(st.String(), "  "))
+	fmt.Fprintf(out, "position:\n%s", textblock.Indent(st.String(), "  "))
 	fmt.Fprintf(out, "win probability: %d of %d orders = %.6f\n", wins, orders, prob(wins))
 	for _, mv := range moves {
 		fmt.Fprintf(out, "  %-5s %d of %d = %.6f\n", mv.Move.Format(rules), mv.Wins, orders, prob(mv.Wins))

@@ -11,13 +11,8 @@ import (
 
 	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/internal/atomicfile"
+	"github.com/calcsol/calcsol/internal/exitcode"
 	"github.com/calcsol/calcsol/tournament"
-)
-
-// Exit statuses of calcsol regress (docs/tournament.md).
-const (
-	exitRegression = 3
-	exitStale      = 4
 )
 
 func newBaselineCmd() *cobra.Command {
@@ -146,7 +141,7 @@ func runRegress(cmd *cobra.Command, _ []string) error {
 	checks, err := t.Regress(ctx, b, tournament.RunOptions{Workers: workers})
 	var stale *tournament.StaleError
 	if errors.As(err, &stale) {
-		return exitError{exitStale, fmt.Errorf("%s: %w (update it on purpose with: calcsol baseline --update %s)", file, err, file)}
+		return exitcode.Error{Code: exitcode.Stale, Err: fmt.Errorf("%s: %w (update it on purpose with: calcsol baseline --update %s)", file, err, file)}
 	}
 	if err != nil {
 		return err
@@ -176,7 +171,7 @@ func runRegress(cmd *cobra.Command, _ []string) error {
 		}
 	}
 	if failed > 0 {
-		return exitError{exitRegression, fmt.Errorf("regress %s: %d of %d cells regressed", file, failed, len(checks))}
+		return exitcode.Error{Code: exitcode.Regression, Err: fmt.Errorf("regress %s: %d of %d cells regressed", file, failed, len(checks))}
 	}
 	return nil
 }

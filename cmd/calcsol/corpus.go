@@ -13,6 +13,7 @@ import (
 	"github.com/calcsol/calcsol/decks/shuffle"
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/internal/progress"
+	"github.com/calcsol/calcsol/internal/textblock"
 )
 
 var corpusCmd = &cobra.Command{
@@ -152,25 +153,21 @@ func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	bar.Stop()
-	fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: %s, %s, seed %d\n", out, plural(count, kind.Name()+" deck"), spec.Generator.Spec(), seed)
+	fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: %s, %s, seed %d\n", out, textblock.Plural(count, kind.Name()+" deck"), spec.Generator.Spec(), seed)
 	return nil
 }
 
 func runCorpusVerify(cmd *cobra.Command, args []string) error {
-	data, err := corpus.Resolve(args[0])
-	if err != nil {
-		return badInput("%w", err)
-	}
 	p, err := loadShuffleParams(cmd)
 	if err != nil {
 		return err
 	}
-	v, err := corpus.VerifyFile(data, args[0], p)
+	v, err := corpus.VerifyNamed(args[0], p)
 	if err != nil {
 		return badInput("%w", err)
 	}
 	c := v.Corpus
-	fmt.Fprintf(cmd.OutOrStdout(), "ok: %s, checksum %s (%s)\n", plural(len(c.Decks), "deck"), c.Checksum, v.Checked())
+	fmt.Fprintf(cmd.OutOrStdout(), "ok: %s, checksum %s (%s)\n", textblock.Plural(len(c.Decks), "deck"), c.Checksum, v.Checked())
 	return nil
 }
 
@@ -183,31 +180,5 @@ func runCorpusShow(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return badInput("%w", err)
 	}
-	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "corpus     %s\n", args[0])
-	fmt.Fprintf(w, "kind       %s (%s)\n", c.Kind.Name(), plural(c.Kind.Size(), "card"))
-	if c.Generator != "" {
-		fmt.Fprintf(w, "generator  %s\nseed       %d\n", c.Generator, c.Seed)
-	} else {
-		fmt.Fprintf(w, "generator  (none)\n")
-	}
-	fmt.Fprintf(w, "decks      %d\nsha256     %s\n", len(c.Decks), c.Checksum)
-	if c.RankOnly {
-		fmt.Fprintf(w, "notation   rank-only\n")
-	}
-	for j := 0; j < head && j < len(c.Decks); j++ {
-		fmt.Fprintf(w, "%6d  %s\n", j+1, c.DeckLine(j))
-	}
-	if head < len(c.Decks) {
-		fmt.Fprintf(w, "        … %d more\n", len(c.Decks)-head)
-	}
-	return nil
-}
-
-// plural writes n and noun, with an s unless n is 1: "1 deck", "2 decks".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return c.WriteSummary(cmd.OutOrStdout(), args[0], head)
 }

@@ -5,9 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/calcsol/calcsol/decks/cards"
 	"github.com/calcsol/calcsol/decks/deal"
-	"github.com/calcsol/calcsol/decks/shuffle"
+	"github.com/calcsol/calcsol/internal/textblock"
+	"github.com/calcsol/calcsol/internal/texttable"
 )
 
 var dealCmd = &cobra.Command{
@@ -95,15 +95,8 @@ func runDealStats(cmd *cobra.Command, _ []string) error {
 		return badInput("%w", err)
 	}
 	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "%s to %d players, target %s, adjust counts %s, seed %d (means per hand)\n", plural(deals, "deal"), players, tg, count, seed)
-	t := newTable(w, "adjust", "swaps", "proposals", "pairs", "triples", "quads", "runs", "links", "pair score", "top suit")
-	for _, r := range rows {
-		t.Append(fmt.Sprint(r.Adjust), fmt.Sprintf("%.1f", r.Swaps), fmt.Sprintf("%.1f", r.Proposals),
-			fmt.Sprintf("%.3f", r.Pairs), fmt.Sprintf("%.3f", r.Triples), fmt.Sprintf("%.3f", r.Quads),
-			fmt.Sprintf("%.3f", r.Runs), fmt.Sprintf("%.3f", r.Links),
-			fmt.Sprintf("%.3f", r.PairScore), fmt.Sprintf("%.3f", r.TopSuit))
-	}
-	return t.Render()
+	fmt.Fprintf(w, "%s to %d players, target %s, adjust counts %s, seed %d (means per hand)\n", textblock.Plural(deals, "deal"), players, tg, count, seed)
+	return texttable.Rows(w, deal.MeansHeader, rows)
 }
 
 func runDealShow(cmd *cobra.Command, _ []string) error {
@@ -113,23 +106,5 @@ func runDealShow(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return badInput("--deal: %w", err)
 	}
-	stock := cards.Standard52.NewDeck()
-	after := d.Deal(stock, shuffle.NewRand(seed))
-	before := deal.NewTable(stock, d.Players)
-	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "deal %s, seed %d: %d of %d proposed exchanges swapped cards\n", d, seed, after.Swaps, after.Proposals())
-	for p := range d.Players {
-		for _, x := range []struct {
-			label string
-			t     *deal.Table
-		}{{"dealt", before}, {"adjusted", after}} {
-			h := x.t.Hands[p]
-			m := deal.MeasureHand(h)
-			fmt.Fprintf(w, "player %d %-8s %-40s pairs %d triples %d quads %d runs %d\n",
-				p+1, x.label, deal.FormatHand(h), m.Pairs, m.Triples, m.Quads, m.Runs)
-		}
-	}
-	after.Gather(stock, d.Gather)
-	fmt.Fprintf(w, "stock (gather=%s): %s\n", d.Gather, cards.Standard52.FormatDeck(stock))
-	return nil
+	return deal.WriteShow(cmd.OutOrStdout(), d, seed)
 }

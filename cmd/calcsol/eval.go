@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 
@@ -93,8 +92,6 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return badInput("%v", err)
 	}
-	corpusName := corpusArg
-
 	variants := []solver.Rules{{Stacks: 3}, {Stacks: 3, Preplaced: true}, {Stacks: 4}, {Stacks: 4, Preplaced: true}}
 	if f.Changed("stacks") || f.Changed("preplaced") || jsonl || out != "" {
 		r, err := rulesFromFlags(cmd)
@@ -111,34 +108,25 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	ctx := contextOf(cmd)
 	// The shared progress line over all variants, drawn only on a terminal.
 	bar := progress.Start(cmd.ErrOrStderr(), "games", int64(corpus.Len*len(variants)))
-	seen := 0
-	opt := tournament.RunOptions{Workers: workers, Progress: func(done, _ int) {
-		if done < seen { // the next variant started
-			seen = 0
-		}
-		bar.Add(int64(done - seen))
-		seen = done
-	}}
+	count := bar.Count(0)
+	opt := tournament.RunOptions{Workers: workers, Progress: func(done, _ int) { count(done) }}
 	rows, skipped, err := tournament.Variants(ctx, corpus, variants, func(r solver.Rules) (solver.Strategy, string, error) { return newStrategy(cmd, r) }, opt)
 	bar.Stop()
 	if err != nil {
 		return err
 	}
 	// --jsonl and --out play one variant, the last.
-	last := rows[len(rows)-1]
-	results := last.Results
-	runID := tournament.RunID{Strategy: last.Label, Corpus: corpusName, CorpusSHA: corpus.Checksum, Rules: tournament.Variant{Rules: last.Rules}.Key()}
-
+	write := func(w io.Writer) error { return rows[len(rows)-1].WriteJSONL(w, corpus) }
 	if out != "" {
-		if err := atomicfile.WriteFunc(out, func(w io.Writer) error { return tournament.WriteJSONL(w, runID, results) }); err != nil {
+		if err := atomicfile.WriteFunc(out, write); err != nil {
 			return err
 		}
 	} else if jsonl {
-		if err := tournament.WriteJSONL(cmd.OutOrStdout(), runID, results); err != nil {
+		if err := write(cmd.OutOrStdout()); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", corpusName, corpus.Len, workers)
+	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", corpusArg, corpus.Len, workers)
 	fmt.Fprintf(summaryOut, "strategy %s\n", report.StrategyLabels(rows))
 	if err := report.WriteEval(summaryOut, rows, report.Options{Timing: evalTiming}); err != nil {
 		return err
@@ -178,25 +166,9 @@ See docs/eval.md.`,
 }
 
 func runEvalCompare(cmd *cobra.Command, args []string) error {
-	var runs [2][]tournament.DeckResult
-	var ids [2]tournament.RunID
-	for i, path := range args {
-		fh, err := os.Open(path)
-		if err != nil {
-			return badInput("%v", err)
-		}
-		ids[i], runs[i], err = tournament.ReadJSONL(fh)
-		fh.Close()
-		if err != nil {
-			return badInput("%s: %v", path, err)
-		}
-	}
-	if err := ids[0].Paired(ids[1]); err != nil {
-		return badInput("compare %s %s: %v", args[0], args[1], err)
-	}
-	c, err := tournament.Compare(runs[0], runs[1])
+	runs, c, err := tournament.CompareFiles(args[0], args[1])
 	if err != nil {
-		return badInput("%v", err)
+		return badInput("%w", err)
 	}
 	return report.WriteCompare(cmd.OutOrStdout(), [2]string{args[0], args[1]}, runs, c)
 }

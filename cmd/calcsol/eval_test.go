@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/calcsol/calcsol/internal/exitcode"
 	goldenfile "github.com/calcsol/calcsol/internal/golden"
 	"github.com/calcsol/calcsol/tournament"
 )
@@ -161,7 +162,7 @@ func TestEvalCompare(t *testing.T) {
 		{"other.jsonl", "compare a.jsonl other.jsonl: the runs played different corpora"},
 	} {
 		_, _, err := runEvalCmd(t, "compare", a, tc.b)
-		var ie inputError
+		var ie exitcode.InputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("compare %s: error %v, want an input error containing %q", tc.b, err, tc.want)
 		}
@@ -175,7 +176,7 @@ func TestEvalOutCheckedFirst(t *testing.T) {
 	dir := t.TempDir()
 	for _, out := range []string{filepath.Join(dir, "nonexistent", "r.jsonl"), dir} {
 		_, _, err := runEvalCmd(t, "--corpus", "no-such-corpus", "--out", out)
-		var ie inputError
+		var ie exitcode.InputError
 		if !errors.As(err, &ie) || !strings.HasPrefix(err.Error(), "--out: ") {
 			t.Errorf("--out %s: error %v, want an input error about --out", out, err)
 		}
@@ -200,7 +201,7 @@ func TestEvalBadInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := runEvalCmd(t, tc.args...)
-			var ie inputError
+			var ie exitcode.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("error %v is not an input error (exit status 2)", err)
 			}

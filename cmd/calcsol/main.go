@@ -13,51 +13,18 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/calcsol/calcsol/internal/exitcode"
 	"github.com/calcsol/calcsol/internal/flagconfig"
 	"github.com/calcsol/calcsol/internal/interrupt"
 )
 
-// inputError is bad input from the user (a malformed deck, file or flag):
-// calcsol prints it on one line and exits with status 2. It keeps the
-// errors it was made from, so errors.As still finds a *corpus.ParseError
-// or a *shuffle.SequenceError in it.
-type inputError struct {
-	msg  string
-	errs []error
-}
-
-func (e inputError) Error() string   { return e.msg }
-func (e inputError) Unwrap() []error { return e.errs }
-
-// exitError ends calcsol with a status of its own (regress: 3 for a
-// regression, 4 for a stale baseline), after printing its message.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e exitError) Error() string { return e.err.Error() }
-func (e exitError) Unwrap() error { return e.err }
-
-// badInput makes an input error (exit status 2) from a format and its
-// arguments, as fmt.Errorf does; every error argument stays in the chain,
-// whether the format writes it with %w or %v.
-func badInput(format string, args ...any) error {
-	var errs []error
-	for _, a := range args {
-		if e, ok := a.(error); ok {
-			errs = append(errs, e)
-		}
-	}
-	return inputError{fmt.Errorf(format, args...).Error(), errs}
-}
+// badInput makes an input error: exit status 2 (see exitcode.BadInput).
+var badInput = exitcode.BadInput
 
 var rootCmd = &cobra.Command{
 	Use:   "calcsol",
@@ -106,25 +73,6 @@ func main() {
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "calcsol:", err)
-		var ie inputError
-		var ee exitError
-		if errors.As(err, &ee) {
-			os.Exit(ee.code)
-		}
-		if errors.As(err, &ie) || isUsageError(err) {
-			os.Exit(2)
-		}
-		os.Exit(1)
+		os.Exit(exitcode.Status(err))
 	}
-}
-
-// isUsageError recognises cobra's and pflag's own complaints about the command line.
-func isUsageError(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "invalid argument", "flag needs an argument", "accepts ", "requires at least", "required flag"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
 }

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/calcsol/calcsol/internal/textblock"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -73,7 +73,7 @@ func runPlay(cmd *cobra.Command, _ []string) error {
 	fmt.Fprintf(out, "deck:     %s\n", deck.String())
 	fmt.Fprintf(out, "rules:    %s\n", rules)
 	fmt.Fprintf(out, "strategy: %s\n", label)
-	fmt.Fprintf(out, "trace:\n%s\n", wrap(solver.FormatTrace(res.Trace, rules), 78))
+	fmt.Fprintf(out, "trace:\n%s\n", textblock.Wrap(solver.FormatTrace(res.Trace, rules), 78))
 	result := "lost"
 	if res.Won {
 		result = "won"
@@ -82,46 +82,13 @@ func runPlay(cmd *cobra.Command, _ []string) error {
 	if !res.Won {
 		// The trace replays to the final position (the engine checked it).
 		if g, err := solver.Replay(&deck, rules, res.Trace); err == nil {
-			fmt.Fprintf(out, "final position:\n%s", indent(g.String(), "  "))
+			fmt.Fprintf(out, "final position:\n%s", textblock.Indent(g.String(), "  "))
 		}
 	}
 	if res.Failed {
 		return fmt.Errorf("the strategy failed: %s", res.Reason)
 	}
 	return nil
-}
-
-// wrap breaks s at spaces into lines of at most width characters, indented.
-func wrap(s string, width int) string {
-	var b strings.Builder
-	line := 0
-	for _, w := range strings.Fields(s) {
-		if line > 0 && line+1+len(w) > width {
-			b.WriteByte('\n')
-			line = 0
-		}
-		if line == 0 {
-			b.WriteString("  ")
-			line = 2
-		} else {
-			b.WriteByte(' ')
-			line++
-		}
-		b.WriteString(w)
-		line += len(w)
-	}
-	return b.String()
-}
-
-// indent puts prefix before every line of s.
-func indent(s, prefix string) string {
-	lines := strings.SplitAfter(s, "\n")
-	for i, l := range lines {
-		if l != "" {
-			lines[i] = prefix + l
-		}
-	}
-	return strings.Join(lines, "")
 }
 
 // deckFromFlag reads the deck given by --deck (- for standard input).

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/calcsol/calcsol/plugin/sdk"
@@ -30,12 +28,8 @@ calcsol starts this command itself as a plugin; run by hand it says so and exits
 			if err != nil {
 				return badInput("%w", err)
 			}
-			for _, kv := range args[1:] {
-				k, v, ok := strings.Cut(kv, "=")
-				if !ok {
-					return badInput("%q: want KEY=VALUE", kv)
-				}
-				parts[0].Params[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			if err := parts[0].Set(args[1:]); err != nil {
+				return badInput("%w", err)
 			}
 			s, err := strategyRegistry().BuildParts(parts)
 			if err != nil {

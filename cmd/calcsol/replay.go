@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/calcsol/calcsol/internal/textblock"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -76,7 +77,7 @@ func runReplay(cmd *cobra.Command, _ []string) error {
 	case g.Over():
 		state = "lost: the stock is empty and no stack top can move"
 	}
-	fmt.Fprintf(out, "%s, all legal; %d of 52 cards on the tables; %s\n", plural(len(moves), "move"), g.TotalPlaced(), state)
-	fmt.Fprint(out, indent(g.String(), "  "))
+	fmt.Fprintf(out, "%s, all legal; %d of 52 cards on the tables; %s\n", textblock.Plural(len(moves), "move"), g.TotalPlaced(), state)
+	fmt.Fprint(out, textblock.Indent(g.String(), "  "))
 	return nil
 }

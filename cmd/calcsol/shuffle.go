@@ -4,16 +4,14 @@ package main
 // subcommands. The analyses are in shuffle_analyze.go and shuffle_search.go.
 
 import (
-	"bufio"
-	"fmt"
-	"math/big"
-	"strconv"
+	"errors"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/decks/shuffle"
+	"github.com/calcsol/calcsol/internal/texttable"
 )
 
 var shuffleCmd = &cobra.Command{
@@ -112,19 +110,7 @@ func runShuffleApply(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return badInput("--seq: %w", err)
 	}
-	w := bufio.NewWriter(cmd.OutOrStdout())
-	defer w.Flush()
-	ctx := cmd.Context()
-	return shuffle.Apply(seq, n, seed, sets, show == "pi", func(out []int) error {
-		for i, x := range out {
-			if i > 0 {
-				w.WriteByte(' ')
-			}
-			w.WriteString(strconv.Itoa(x + 1)) // positions and cards are 1-based
-		}
-		w.WriteByte('\n')
-		return ctx.Err()
-	})
+	return shuffle.WriteApply(cmd.Context(), cmd.OutOrStdout(), seq, n, seed, sets, show == "pi")
 }
 
 func newShuffleCostsCmd() *cobra.Command {
@@ -180,12 +166,7 @@ func runShuffleCosts(cmd *cobra.Command, _ []string) error {
 		if err != nil {
 			return badInput("%w", err)
 		}
-		t := newTable(w, "plan", "s each", "s used")
-		for _, term := range terms {
-			c, _ := costs.Of(term.Letter)
-			t.Append(term.String(), fmt.Sprint(c), fmt.Sprint(term.Count*c))
-		}
-		return t.Render()
+		return texttable.Write(w, []string{"plan", "s each", "s used"}, costs.RepeatRows(terms))
 	}
 	if methods == "" {
 		methods = "HRD"
@@ -197,30 +178,16 @@ func runShuffleCosts(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return badInput("--limit %d: %w", limit, err)
 	}
-	total := shuffle.TotalOrderings(combs)
 	if !list {
-		t := newTable(w, "combination", "shuffles", "s used", "orderings")
-		for _, c := range combs {
-			t.Append(c.String(), fmt.Sprint(c.Len()), fmt.Sprint(c.Cost(costs)), c.NumOrderings().String())
-		}
-		t.Footer("total", plural(len(combs), "combination"), "", total.String())
-		return t.Render()
+		rows, footer := costs.CombinationRows(combs)
+		return texttable.Write(w, []string{"combination", "shuffles", "s used", "orderings"}, rows, footer...)
 	}
-	if total.Cmp(big.NewInt(maxListOrderings)) > 0 {
-		return badInput("--list: %s orderings, more than %d; print the table without --list, or use fewer methods or a smaller limit", total, maxListOrderings)
+	err = shuffle.WriteOrderings(w, combs)
+	if errors.Is(err, shuffle.ErrTooManyOrderings) {
+		return badInput("--list: %w; print the table without --list, or use fewer methods or a smaller limit", err)
 	}
-	var werr error
-	for _, c := range combs {
-		c.EachOrdering(func(s string) bool {
-			_, werr = fmt.Fprintln(w, s)
-			return werr == nil
-		})
-	}
-	return werr
+	return err
 }
-
-// maxListOrderings caps "costs --list" (one line per ordering).
-const maxListOrderings = 1_000_000
 
 func newShuffleParamsCmd() *cobra.Command {
 	return &cobra.Command{

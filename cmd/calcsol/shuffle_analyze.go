@@ -6,8 +6,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -118,34 +116,21 @@ not depend on --workers. docs/shuffles-analysis.md defines each measure.
 			if err := checkOut("--png", pngPrefix, "-grey.png", "-bwr.png"); err != nil {
 				return err
 			}
-			start := time.Now()
-			o := analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers, Stats: true, Context: cmd.Context()}
+			o := analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers, Context: cmd.Context()}
 			bar := progress.Start(cmd.ErrOrStderr(), "sets", sets)
 			o.Progress = bar.Add
-			res, err := analysis.Measure(analysis.Fixed(sh), o)
+			r, err := analysis.Analyze(sh, o, emax, source)
 			bar.Stop()
 			if err != nil {
 				return err
 			}
-			r := analysis.NewReport(sh.String(), o, res, emax, source)
-			r.Seconds = time.Since(start).Seconds()
 			if err := writePictures(cmd, r.Pictures(pgm, pngPrefix)); err != nil {
 				return err
 			}
-			out := cmd.OutOrStdout()
 			if asJSON {
-				return printJSON(out, r)
+				return printJSON(cmd.OutOrStdout(), r)
 			}
-			fmt.Fprintf(out, "%s of n=%d cards, %d sets, seed %d (%.1f s)\n", sh, n, sets, seed, r.Seconds)
-			fmt.Fprintf(out, "e_max = %.3g (%s)\n", emax, source)
-			fmt.Fprintf(out, "%s   blue %d, red %d\n", r.Class, r.Blue, r.Red)
-			t := newTable(out, "measure", "value", "uniform deck")
-			t.Append("max|e|", fmt.Sprintf("%.3e", r.MaxAbsE), fmt.Sprintf("≈ %.2e (median, approx)", analysis.ApproxEmax(n, sets, 0.5)))
-			t.Append("rising sequences", fmt.Sprintf("%.3f ± %.3f", r.Rising, r.RisingSE), fmt.Sprintf("%.3f", float64(n+1)/2))
-			t.Append("adjacent pairs", fmt.Sprintf("%.3f ± %.3f", r.Adjacent, r.AdjacentSE), fmt.Sprintf("%.3f", float64(n-1)/float64(n)))
-			t.Append("guess score", fmt.Sprintf("%.3f ± %.3f", r.Guess, r.GuessSE), fmt.Sprintf("%.3f", analysis.Harmonic(n)))
-			t.Append("χ² (df "+strconv.Itoa(r.Chi2DF)+")", fmt.Sprintf("%.1f, p = %.3g", r.Chi2, r.Chi2P), fmt.Sprintf("≈ %d", r.Chi2DF))
-			return t.Render()
+			return r.WriteText(cmd.OutOrStdout())
 		},
 	}
 	f := cmd.Flags()
@@ -189,33 +174,18 @@ The paper used n=52, s=10^6, R=1000 (≈10^9 shuffles) and found 5.86e-4.`,
 			if repeats < 1 || repeats > 1_000_000 {
 				return badInput("--repeats %d: want 1..1000000", repeats)
 			}
-			start := time.Now()
 			o := analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers, Context: cmd.Context()}
 			bar := progress.Start(cmd.ErrOrStderr(), "sets", sets*int64(repeats))
 			o.Progress = bar.Add
-			c, err := analysis.Calibrate(analysis.Fixed(shuffle.Uniform{}), o, repeats)
+			r, err := analysis.CalibrateReport(analysis.Fixed(shuffle.Uniform{}), o, repeats)
 			bar.Stop()
 			if err != nil {
 				return err
 			}
-			elapsed := time.Since(start).Seconds()
-			sp := c.Spread()
-			approx := analysis.ApproxEmax(n, sets, 0.95)
-			out := cmd.OutOrStdout()
 			if asJSON {
-				return printJSON(out, map[string]any{
-					"n": n, "sets": sets, "repeats": repeats, "seed": seed, "dropped": c.Dropped,
-					"emax": c.Emax, "min": sp.Min, "median": sp.Median, "mean": sp.Mean, "max": sp.Max,
-					"approx": approx, "seconds": elapsed, "values": c.Values,
-				})
+				return printJSON(cmd.OutOrStdout(), r)
 			}
-			fmt.Fprintf(out, "e_max = %.4g  (n=%d, s=%d, R=%d, top %d dropped, seed %d, %.1f s)\n", c.Emax, n, sets, repeats, c.Dropped, seed, elapsed)
-			fmt.Fprintf(out, "max|e| over the R repeats: min %.4g, median %.4g, mean %.4g, max %.4g\n", sp.Min, sp.Median, sp.Mean, sp.Max)
-			fmt.Fprintf(out, "normal approximation of the 95 %% quantile: %.4g\n", approx)
-			if n == 52 && sets == 1_000_000 {
-				fmt.Fprintf(out, "reference (Ide & Okuda, R=1000): %.4g\n", analysis.ReferenceEmax)
-			}
-			return nil
+			return r.WriteText(cmd.OutOrStdout())
 		},
 	}
 	f := cmd.Flags()

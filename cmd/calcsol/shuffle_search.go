@@ -4,10 +4,7 @@ package main
 // search (the measures of package analysis).
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -78,25 +75,7 @@ cards:
 				}
 				return printJSON(out, rows)
 			}
-			header := []string{"k", "riffles TV"}
-			if withMatrix {
-				fmt.Fprintf(out, "e_max = %.3g (%s)\n", emax, source)
-				header = append(header, "exact max|e|", "exact C")
-			}
-			t := newTable(out, header...)
-			for _, r := range rows {
-				tv := fmt.Sprintf("%.3f", r.TV)
-				if r.TV < 0.0005 {
-					tv = fmt.Sprintf("%.3e", r.TV)
-				}
-				line := []string{strconv.Itoa(r.K), tv}
-				if withMatrix {
-					cl := analysis.Classification{N: n, White: *r.White}
-					line = append(line, fmt.Sprintf("%.3e", *r.MaxAbsE), cl.CText())
-				}
-				t.Append(line...)
-			}
-			return t.Render()
+			return analysis.WriteExact(out, rows, source)
 		},
 	}
 	f := cmd.Flags()
@@ -159,32 +138,18 @@ Ide & Okuda's figures are for --sets 1000000 (--m 1..7 then takes minutes).
 				return err
 			}
 			newSteps := func() ([]shuffle.Shuffler, error) { return p.Models(strings.Join(names, "")) }
-			start := time.Now()
 			o := analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers, Context: cmd.Context()}
 			bar := progress.Start(cmd.ErrOrStderr(), "sets", sets)
 			o.Progress = bar.Add
-			all, err := analysis.Search(newSteps, names, analysis.SearchOptions{Options: o, MinLen: lo, MaxLen: hi})
+			r, err := analysis.Rank(newSteps, names, analysis.SearchOptions{Options: o, MinLen: lo, MaxLen: hi}, emax, source, top)
 			bar.Stop()
 			if err != nil {
 				return badInput("%w", err)
 			}
-			elapsed := time.Since(start).Seconds()
-			rows := analysis.Top(analysis.SortByC(all, emax), top)
-			out := cmd.OutOrStdout()
 			if asJSON {
-				return printJSON(out, map[string]any{
-					"methods": strings.Join(names, ""), "n": n, "sets": sets, "seed": seed,
-					"emax": emax, "emax_source": source, "sequences": len(all), "seconds": elapsed, "top": rows,
-				})
+				return printJSON(cmd.OutOrStdout(), r)
 			}
-			fmt.Fprintf(out, "%d sequences of %s, m = %s, n=%d, %d sets, seed %d (%.1f s)\n", len(all), strings.Join(names, ""), analysis.FormatLengths(lo, hi), n, sets, seed, elapsed)
-			fmt.Fprintf(out, "e_max = %.3g (%s)\n", emax, source)
-			t := newTable(out, "m", "rank", "sequence", "C", "max|e|")
-			for _, r := range rows {
-				cl := analysis.Classification{N: n, White: r.White}
-				t.Append(strconv.Itoa(r.M), strconv.Itoa(r.Rank), r.Seq, cl.CText(), fmt.Sprintf("%.3e", r.MaxAbsE))
-			}
-			return t.Render()
+			return r.WriteText(cmd.OutOrStdout())
 		},
 	}
 	f := cmd.Flags()

@@ -16,6 +16,7 @@ import (
 	"github.com/calcsol/calcsol/decks/corpora"
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/internal/progress"
+	"github.com/calcsol/calcsol/internal/textblock"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
 )
@@ -119,7 +120,7 @@ func runSolve(cmd *cobra.Command, _ []string) error {
 	fmt.Fprintf(out, "rules:    %s\n", rules)
 	switch res.Winnable {
 	case clairvoyant.Yes:
-		fmt.Fprintf(out, "winnable: yes (%d nodes)\ntrace:\n%s\n", res.Nodes, wrap(solver.FormatTrace(res.Trace, rules), 78))
+		fmt.Fprintf(out, "winnable: yes (%d nodes)\ntrace:\n%s\n", res.Nodes, textblock.Wrap(solver.FormatTrace(res.Trace, rules), 78))
 	case clairvoyant.No:
 		fmt.Fprintf(out, "winnable: no: every line of play loses (%d nodes)\n", res.Nodes)
 	default:
@@ -158,12 +159,8 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	}
 	// The shared progress line, drawn only when standard error is a terminal.
 	bar := progress.Start(cmd.ErrOrStderr(), "decks", int64(len(ds)))
-	last := 0
 	start := time.Now()
-	results, err := clairvoyant.SolveAll(ctx, ds, rules, clairvoyant.Options{}, budget, workers, prior, func(done int) {
-		bar.Add(int64(done - last))
-		last = done
-	})
+	results, err := clairvoyant.SolveAll(ctx, ds, rules, clairvoyant.Options{}, budget, workers, prior, bar.Count(0))
 	bar.Stop()
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return err

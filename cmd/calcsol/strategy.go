@@ -21,45 +21,15 @@ func addStrategyFlags(cmd *cobra.Command) {
 }
 
 // newStrategy builds the strategy named by cmd's flags and a label that
-// names it in reports under rules r. --table and --option are parameters of
-// the priority kind.
+// names it in reports under rules r (strategies.Registry.Build).
 func newStrategy(cmd *cobra.Command, r solver.Rules) (solver.Strategy, string, error) {
-	spec, _ := cmd.Flags().GetString("strategy")
-	parts, err := strategies.ParseSpec(spec)
-	if err != nil {
-		return nil, "", badInput("--strategy: %w", err)
-	}
-	table, _ := cmd.Flags().GetString("table")
-	opts, _ := cmd.Flags().GetStringArray("option")
-	if table != "" || len(opts) > 0 {
-		if parts[0].Kind != "priority" {
-			return nil, "", badInput("--table and --option go with --strategy priority, not %s", parts[0].Kind)
-		}
-		if table != "" {
-			parts[0].Params["table"] = table
-		}
-		for _, kv := range opts {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok {
-				return nil, "", badInput("--option %q: want key=value", kv)
-			}
-			parts[0].Params[strings.TrimSpace(k)] = strings.TrimSpace(v)
-		}
-	}
-	s, err := strategyRegistry().BuildParts(parts)
+	var c strategies.CommandLine
+	c.Spec, _ = cmd.Flags().GetString("strategy")
+	c.Table, _ = cmd.Flags().GetString("table")
+	c.Options, _ = cmd.Flags().GetStringArray("option")
+	s, label, err := strategyRegistry().Build(c, r)
 	if err != nil {
 		return nil, "", badInput("%w", err)
-	}
-	label := strategies.FormatSpec(parts)
-	if p, ok := s.(*strategies.PriorityStrategy); ok {
-		t, err := p.Table(r.Stacks)
-		if err != nil {
-			return nil, "", badInput("%w", err)
-		}
-		if err := t.Validate(r); err != nil {
-			return nil, "", badInput("%w", err)
-		}
-		label = p.Label(r.Stacks)
 	}
 	return s, label, nil
 }

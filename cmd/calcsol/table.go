@@ -7,7 +7,6 @@ import (
 
 	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/internal/atomicfile"
-	"github.com/calcsol/calcsol/strategies"
 )
 
 var tableCmd = &cobra.Command{
@@ -42,16 +41,13 @@ var tableCheckCmd = &cobra.Command{
 	Short: "Check that a priority table parses and fits the given number of stacks",
 	Args:  cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
-		t, err := configs.LoadPriority(args[0])
-		if err != nil {
-			return badInput("%v", err)
-		}
 		r, err := rulesFromFlags(cmd)
 		if err != nil {
 			return err
 		}
-		if err := t.Validate(r); err != nil {
-			return badInput("%v", err)
+		t, err := configs.CheckPriority(args[0], r)
+		if err != nil {
+			return badInput("%w", err)
 		}
 		fmt.Fprintf(cmd.OutOrStdout(), "ok: %s, %d stacks (%s), options %s\n", t.Name, len(t.Stacks), t.Stacks, t.Options)
 		return nil
@@ -74,19 +70,14 @@ exactly:
 		if out == "" {
 			return badInput("--out is required (- for standard output)")
 		}
-		t, err := configs.LoadPriority(from)
-		if err != nil {
-			return badInput("%v", err)
-		}
 		r, err := rulesFromFlags(cmd)
 		if err != nil {
 			return err
 		}
-		d, err := strategies.Derive(t, r)
+		data, err := configs.DerivePriority(from, r)
 		if err != nil {
-			return badInput("%v", err)
+			return badInput("%w", err)
 		}
-		data := configs.FormatPriority(d, configs.DeriveComment(t, r))
 		if out == "-" {
 			_, err = cmd.OutOrStdout().Write(data)
 			return err

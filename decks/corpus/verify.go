@@ -112,3 +112,13 @@ func clip(b []byte) string {
 	}
 	return s
 }
+
+// VerifyNamed is VerifyFile for the corpus arg names: a file, or a shipped
+// corpus (see Resolve).
+func VerifyNamed(arg string, p shuffle.Params) (*Verdict, error) {
+	data, err := Resolve(arg)
+	if err != nil {
+		return nil, err
+	}
+	return VerifyFile(data, arg, p)
+}

@@ -80,6 +80,23 @@ func (b *Bar) Add(n int64) {
 	}
 }
 
+// Count returns a function that reports a running count to b, for a run
+// that reports how far it is rather than what it just did: each call adds
+// what done grew by since the previous call, the first since start. A done
+// below the previous one starts a new part of the run, counted from 0 (the
+// rule variants of an eval, each counted from 0). Call it from one
+// goroutine.
+func (b *Bar) Count(start int) func(done int) {
+	last := start
+	return func(done int) {
+		if done < last {
+			last = 0
+		}
+		b.Add(int64(done - last))
+		last = done
+	}
+}
+
 // Done is the number of items counted so far.
 func (b *Bar) Done() int64 {
 	if b == nil {

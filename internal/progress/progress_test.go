@@ -44,6 +44,33 @@ func (s *syncBuffer) String() string {
 }
 
 // Not a terminal (a buffer, a pipe, a file): not one byte.
+func TestCount(t *testing.T) {
+	tests := []struct {
+		name  string
+		start int
+		calls []int
+		want  int64
+	}{
+		{"none", 0, nil, 0},
+		{"running count", 0, []int{3, 7, 10}, 10},
+		{"resumed at 5", 5, []int{8, 12}, 7},
+		{"repeated count", 0, []int{4, 4, 6}, 6},
+		{"parts restart at 0", 0, []int{500, 1000, 300, 1000, 1000}, 2000},
+	}
+	for _, tt := range tests {
+		b := start(nil, "games", 0, false)
+		count := b.Count(tt.start)
+		for _, d := range tt.calls {
+			count(d)
+		}
+		if got := b.Done(); got != tt.want {
+			t.Errorf("%s: %d done, want %d", tt.name, got, tt.want)
+		}
+	}
+	var nilBar *Bar
+	nilBar.Count(0)(3) // a nil bar counts nothing, and does not panic
+}
+
 func TestNoOutputWhenNotATerminal(t *testing.T) {
 	var buf syncBuffer
 	b := Start(&buf, "decks", 10)

@@ -1,0 +1,77 @@
+package strategies_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/calcsol/calcsol/configs"
+	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/strategies"
+)
+
+// TestBuild builds strategies as the commands' --strategy, --table and
+// --option flags name them, and checks the label or the error.
+func TestBuild(t *testing.T) {
+	three, four := solver.Rules{Stacks: 3}, solver.Rules{Stacks: 4}
+	tests := []struct {
+		name    string
+		c       strategies.CommandLine
+		rules   solver.Rules
+		label   string
+		wantErr string
+	}{
+		{"default table", strategies.CommandLine{Spec: "priority"}, three, "priority/nanzaki-shintani", ""},
+		{"table for the stacks", strategies.CommandLine{Spec: "priority"}, four, "priority/nanzaki-shintani-4", ""},
+		{"option in the spec", strategies.CommandLine{Spec: "priority:deadlock_check=exact"}, three, "priority/nanzaki-shintani (deadlock_check=exact)", ""},
+		{"option flag", strategies.CommandLine{Spec: "priority", Options: []string{" deadlock_check = exact "}}, three, "priority/nanzaki-shintani (deadlock_check=exact)", ""},
+		{"table flag", strategies.CommandLine{Spec: "priority", Table: "nanzaki-shintani-4"}, four, "priority/nanzaki-shintani-4", ""},
+		{"other kind", strategies.CommandLine{Spec: "greedy"}, three, "greedy", ""},
+		{"wrapped", strategies.CommandLine{Spec: "priority+endgame:k=8"}, three, "", "unknown strategy kind \"endgame\""},
+		{"empty spec", strategies.CommandLine{Spec: " "}, three, "", "--strategy: empty strategy spec"},
+		{"table with another kind", strategies.CommandLine{Spec: "greedy", Table: "x"}, three, "", "--table and --option go with --strategy priority, not greedy"},
+		{"option without =", strategies.CommandLine{Spec: "priority", Options: []string{"deadlock_check"}}, three, "", `--option "deadlock_check": want key=value`},
+		{"unknown option", strategies.CommandLine{Spec: "priority", Options: []string{"foo=bar"}}, three, "", "strategy priority: unknown parameter \"foo\""},
+		{"table too narrow", strategies.CommandLine{Spec: "priority", Table: "nanzaki-shintani-4"}, three, "", "stacks"},
+	}
+	reg := configs.Strategies()
+	for _, tt := range tests {
+		s, label, err := reg.Build(tt.c, tt.rules)
+		switch {
+		case tt.wantErr != "":
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.wantErr)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+		case s == nil || label != tt.label:
+			t.Errorf("%s: label %q, want %q", tt.name, label, tt.label)
+		}
+	}
+}
+
+func TestPartSet(t *testing.T) {
+	tests := []struct {
+		name    string
+		kvs     []string
+		want    string
+		wantErr string
+	}{
+		{"none", nil, "priority:table=t", ""},
+		{"adds and replaces", []string{"table = u", "k=v"}, "priority:k=v,table=u", ""},
+		{"empty value", []string{"k="}, "priority:k=,table=t", ""},
+		{"no =", []string{"k"}, "", `"k": want key=value`},
+	}
+	for _, tt := range tests {
+		p := strategies.Part{Kind: "priority", Params: map[string]string{"table": "t"}}
+		err := p.Set(tt.kvs)
+		if tt.wantErr != "" {
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("%s: error %v, want %q", tt.name, err, tt.wantErr)
+			}
+			continue
+		}
+		if got := strategies.FormatSpec([]strategies.Part{p}); err != nil || got != tt.want {
+			t.Errorf("%s: %q, %v; want %q", tt.name, got, err, tt.want)
+		}
+	}
+}
