@@ -16,7 +16,20 @@ import (
 )
 
 func TestShippedTournamentConfig(t *testing.T) {
-	cfg, err := ParseTournament(TournamentYAML(), "tournament.yaml")
+	full, err := os.ReadFile("tournament-full.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"tournament.yaml", TournamentYAML()}, {"tournament-full.yaml", full}} {
+		t.Run(c.name, func(t *testing.T) { checkShippedConfig(t, c.name, c.data) })
+	}
+}
+
+func checkShippedConfig(t *testing.T, name string, data []byte) {
+	cfg, err := ParseTournament(data, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,6 +42,7 @@ func TestShippedTournamentConfig(t *testing.T) {
 	reg := Strategies()
 	reg.MustRegister(search.EndgameKind())
 	reg.MustRegister(search.DeadlockGraphKind())
+	reg.MustRegister(search.SampleKind())
 	for _, k := range kinds {
 		parts, err := strategies.ParseSpec(k)
 		if err != nil {
