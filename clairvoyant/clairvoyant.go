@@ -127,6 +127,41 @@ func (sv *Solver) Solve(ctx context.Context, deck solver.Deck, rules solver.Rule
 	return sv.SolveAfter(ctx, deck, rules, nil, budget)
 }
 
+// SolveFrom decides position p as if the rest of its stock, after the drawn
+// card, came in the order rest (len(rest) == p.StockLen()): the question a
+// player who does not see the stock asks of each sampled order (package
+// search's pimc player). Unlike SolveAfter it has no deck to replay a win
+// on, so it returns the verdict only.
+func (sv *Solver) SolveFrom(ctx context.Context, p solver.View, rest []solver.Rank, budget Budget) (Verdict, int64, error) {
+	if len(rest) != p.StockLen() {
+		return Unknown, 0, fmt.Errorf("clairvoyant: %d cards for a stock of %d", len(rest), p.StockLen())
+	}
+	var cards [solver.DeckSize]solver.Rank
+	n := 0
+	if p.Drawn() != 0 {
+		cards[0], n = p.Drawn(), 1
+	}
+	var count [solver.NumRanks + 1]int
+	for _, r := range rest {
+		if r < 1 || r > solver.NumRanks {
+			return Unknown, 0, fmt.Errorf("clairvoyant: rank %d in the stock order", r)
+		}
+		count[r]++
+	}
+	for r := solver.Rank(1); r <= solver.NumRanks; r++ {
+		if count[r] != p.Remaining(r) {
+			return Unknown, 0, fmt.Errorf("clairvoyant: the order has %d of rank %s; the stock holds %d", count[r], r, p.Remaining(r))
+		}
+	}
+	n += copy(cards[n:], rest)
+	s := &sv.s
+	s.resetCards(ctx, cards[:n], p.Rules(), sv.opts, budget)
+	if err := s.loadPosition(p); err != nil {
+		return Unknown, 0, err
+	}
+	return s.solveRoot(), s.nodes, nil
+}
+
 // SolveAfter decides the position reached by playing prefix on deck under
 // rules: can the game still be won from there? Result.Trace holds the moves
 // after the prefix. Stacked cards of the prefix count as unassigned whatever
@@ -144,7 +179,7 @@ func (sv *Solver) SolveAfter(ctx context.Context, deck solver.Deck, rules solver
 	}
 	s := &sv.s
 	s.reset(ctx, &deck, rules, sv.opts, budget)
-	if err := s.loadPosition(&g.Position); err != nil {
+	if err := s.loadPosition(g.View()); err != nil {
 		return Result{}, err
 	}
 	v := s.solveRoot()

@@ -140,7 +140,7 @@ type BoundFile struct {
 	Won       int     `json:"winnable"`
 	Lost      int     `json:"unwinnable"`
 	Unknown   int     `json:"unknown"`
-	Winnable  []*bool `json:"per_deck"`
+	Winnable  []*bool `json:"per_deck,omitempty"` // written last by Write, once
 }
 
 // BoundFormat is the Format of a BoundFile.

@@ -3,6 +3,7 @@ package clairvoyant_test
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/calcsol/calcsol/clairvoyant"
@@ -71,6 +72,9 @@ func TestBoundFileRoundTrip(t *testing.T) {
 	var buf bytesBuffer
 	if err := b.Write(&buf); err != nil {
 		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), `"per_deck"`); n != 1 {
+		t.Errorf("per_deck written %d times:\n%s", n, buf.String())
 	}
 	got, err := clairvoyant.ReadBoundFile(&buf)
 	if err != nil {

@@ -128,21 +128,29 @@ type searcher struct {
 }
 
 func (s *searcher) reset(ctx context.Context, d *solver.Deck, r solver.Rules, opts Options, b Budget) {
-	s.ctx, s.opts, s.rules, s.stacks = ctx, opts, r, r.Stacks
-	s.limit, s.nodes, s.stopped = b.Nodes, 0, false
-	s.path, s.win = s.path[:0], nil
-	s.unassigned = false
-	s.pending = s.pending[:0]
-	s.n = 0
+	var cards [solver.DeckSize]solver.Rank
+	n := 0
 	var took [solver.Tables + 1]bool
 	for _, c := range d {
 		if r.Preplaced && int(c) <= solver.Tables && !took[c] {
 			took[c] = true
 			continue
 		}
-		s.cards[s.n] = c
-		s.n++
+		cards[n] = c
+		n++
 	}
+	s.resetCards(ctx, cards[:n], r, opts, b)
+}
+
+// resetCards starts a search of the stock cards, in order (the deck less
+// the pre-placed cards, or the drawn card and the rest of a position's stock).
+func (s *searcher) resetCards(ctx context.Context, cards []solver.Rank, r solver.Rules, opts Options, b Budget) {
+	s.ctx, s.opts, s.rules, s.stacks = ctx, opts, r, r.Stacks
+	s.limit, s.nodes, s.stopped = b.Nodes, 0, false
+	s.path, s.win = s.path[:0], nil
+	s.unassigned = false
+	s.pending = s.pending[:0]
+	s.n = copy(s.cards[:], cards)
 	for r := range s.nextOcc[s.n] {
 		s.nextOcc[s.n][r] = uint8(s.n)
 	}
@@ -158,7 +166,7 @@ func (s *searcher) reset(ctx context.Context, d *solver.Deck, r solver.Rules, op
 // loadPosition sets the root from the engine's position p. The card p has
 // drawn is the first decision; the stacked cards are kept as pending, to be
 // assigned at the root.
-func (s *searcher) loadPosition(p *solver.Position) error {
+func (s *searcher) loadPosition(p solver.View) error {
 	st := &s.root
 	*st = state{}
 	for w := range st.key {

@@ -255,3 +255,63 @@ func reducedPosition(t *testing.T, full *clairvoyant.Solver, d solver.Deck, rule
 	}
 	return prefix, g, stacked
 }
+
+// TestSolveFromAgreesWithSolveAfter: deciding a position from what a player
+// sees plus the true order of the rest of the stock gives the verdict of
+// deciding it from the deck and the moves that led there; orders with the
+// wrong cards are refused.
+func TestSolveFromAgreesWithSolveAfter(t *testing.T) {
+	ds := corpusDecks(t, cases(10)*4)
+	rng := rand.New(rand.NewPCG(7, 8))
+	sv, from := clairvoyant.NewSolver(clairvoyant.Options{}), clairvoyant.NewSolver(clairvoyant.Options{})
+	seen := map[clairvoyant.Verdict]int{}
+	for i, d := range ds {
+		rules := variants[i%len(variants)]
+		left := 8 + rng.IntN(20)
+		prefix := randomPrefix(d, rules, rng, nil, left)
+		g, err := solver.Replay(&d, rules, prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Over() || g.Drawn() == 0 {
+			continue
+		}
+		// The stock after the drawn card, from the deck less the pre-placed cards.
+		var cards []solver.Rank
+		took := map[solver.Rank]bool{}
+		for _, c := range d {
+			if rules.Preplaced && c <= solver.Tables && !took[c] {
+				took[c] = true
+				continue
+			}
+			cards = append(cards, c)
+		}
+		rest := cards[len(cards)-g.StockLen():]
+		budget := clairvoyant.Budget{Nodes: 200_000}
+		want, err := sv.SolveAfter(context.Background(), d, rules, prefix, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := from.SolveFrom(context.Background(), g.View(), rest, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want.Winnable != clairvoyant.Unknown && got != clairvoyant.Unknown && got != want.Winnable {
+			t.Errorf("deck %d, %s, %d cards left: SolveFrom says %s, SolveAfter %s", i, rules, left, got, want.Winnable)
+		}
+		seen[got]++
+		if len(rest) > 1 {
+			bad := append([]solver.Rank(nil), rest...)
+			bad[0] = bad[0]%solver.NumRanks + 1
+			if bad[0] != rest[0] {
+				if _, _, err := from.SolveFrom(context.Background(), g.View(), bad, budget); err == nil {
+					t.Errorf("deck %d: an order with the wrong cards was accepted", i)
+				}
+			}
+		}
+	}
+	t.Logf("verdicts: %v", seen)
+	if seen[clairvoyant.Yes] == 0 || seen[clairvoyant.No] == 0 {
+		t.Fatalf("verdicts %v: the test needs both yes and no", seen)
+	}
+}

@@ -15,6 +15,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/calcsol/calcsol/clairvoyant"
+	"github.com/calcsol/calcsol/decks/corpora"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
 	"github.com/calcsol/calcsol/tournament"
@@ -45,7 +47,9 @@ type StrategyEntry struct {
 	Kind   string
 	Params map[string]string
 	Batch  int // 0: the strategy's preference
-	Line   int
+	// Corpora names the corpora the strategy plays (empty: all).
+	Corpora []string
+	Line    int
 }
 
 // CorpusEntry is a shipped corpus, a corpus file, or a generator spec.
@@ -56,7 +60,11 @@ type CorpusEntry struct {
 	Generator string
 	Seed      uint64
 	Count     int
-	Line      int
+	// Bounds are clairvoyant bound files (calcsol solve --out) for some of
+	// the config's rules. A shipped corpus brings the shipped bounds of its
+	// rules too; a file given here for the same rules takes their place.
+	Bounds []string
+	Line   int
 }
 
 // RulesEntry is a rule variant with its time budget.
@@ -87,7 +95,7 @@ func ParseTournament(data []byte, file string) (*TournamentConfig, error) {
 			return p.list(v, k, func(key string, e *yaml.Node) error {
 				s := StrategyEntry{Line: e.Line, Params: map[string]string{}}
 				err := p.mapping(e, key, map[string]func(string, *yaml.Node) error{
-					"name": p.str(&s.Name), "kind": p.str(&s.Kind),
+					"name": p.str(&s.Name), "kind": p.str(&s.Kind), "corpora": p.strs(&s.Corpora),
 					"batch": func(k string, v *yaml.Node) error {
 						n, err := strconv.Atoi(v.Value)
 						if v.Kind != yaml.ScalarNode || err != nil || n < 1 || n > 1<<16 {
@@ -123,7 +131,7 @@ func ParseTournament(data []byte, file string) (*TournamentConfig, error) {
 				}
 				err := p.mapping(e, key, map[string]func(string, *yaml.Node) error{
 					"name": p.str(&c.Name), "shipped": p.str(&c.Shipped), "file": p.str(&c.File), "generator": p.str(&c.Generator),
-					"seed": p.seed(&c.Seed),
+					"seed": p.seed(&c.Seed), "bounds": p.strs(&c.Bounds),
 					"count": func(k string, v *yaml.Node) error {
 						n, err := strconv.Atoi(v.Value)
 						if v.Kind != yaml.ScalarNode || err != nil || n < 1 || n > 100_000_000 {
@@ -231,6 +239,13 @@ func (c *TournamentConfig) checkUnique() error {
 		}
 		seen[s.Name] = i
 	}
+	for i, s := range c.Strategies {
+		for j, name := range s.Corpora {
+			if _, ok := seen[name]; !ok {
+				return fmt.Errorf("%s:%d: strategies[%d].corpora[%d]: no corpus %q in the config", c.File, s.Line, i, j, name)
+			}
+		}
+	}
 	seen = map[string]int{}
 	for i, r := range c.Rules {
 		k := r.variant().Key()
@@ -315,6 +330,20 @@ func (p *tparser) str(dst *string) func(string, *yaml.Node) error {
 	}
 }
 
+// strs reads a list of texts.
+func (p *tparser) strs(dst *[]string) func(string, *yaml.Node) error {
+	return func(k string, v *yaml.Node) error {
+		return p.list(v, k, func(key string, e *yaml.Node) error {
+			var s string
+			if err := p.str(&s)(key, e); err != nil {
+				return err
+			}
+			*dst = append(*dst, s)
+			return nil
+		})
+	}
+}
+
 func (p *tparser) seed(dst *uint64) func(string, *yaml.Node) error {
 	return func(k string, v *yaml.Node) error {
 		n, err := strconv.ParseUint(v.Value, 10, 64)
@@ -346,6 +375,7 @@ func (c *TournamentConfig) Format() []byte {
 		if s.Batch > 0 {
 			fmt.Fprintf(&b, "    batch: %d\n", s.Batch)
 		}
+		writeList(&b, "corpora", s.Corpora)
 		if len(s.Params) > 0 {
 			b.WriteString("    params:\n")
 			keys := make([]string, 0, len(s.Params))
@@ -369,6 +399,7 @@ func (c *TournamentConfig) Format() []byte {
 		default:
 			fmt.Fprintf(&b, "    generator: %s\n    seed: %d\n    count: %d\n", yamlString(cp.Generator), cp.Seed, cp.Count)
 		}
+		writeList(&b, "bounds", cp.Bounds)
 	}
 	b.WriteString("rules:\n")
 	for _, r := range c.Rules {
@@ -382,6 +413,17 @@ func (c *TournamentConfig) Format() []byte {
 		b.WriteString("}\n")
 	}
 	return b.Bytes()
+}
+
+// writeList writes a list of texts under key, if it has any.
+func writeList(b *bytes.Buffer, key string, list []string) {
+	if len(list) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "    %s:\n", key)
+	for _, s := range list {
+		fmt.Fprintf(b, "      - %s\n", yamlString(s))
+	}
 }
 
 // yamlString quotes s when YAML would read it as something else.
@@ -418,7 +460,7 @@ func (c *TournamentConfig) Plan(reg *strategies.Registry) (tournament.Plan, erro
 			return plan, fmt.Errorf("%s:%d: %s (%s): %v", c.File, s.Line, key, s.Name, err)
 		}
 		spec := strategies.FormatSpec(parts)
-		plan.Entrants = append(plan.Entrants, tournament.Entrant{Name: s.Name, Spec: spec, Hash: strategyHash(st, spec, parts, c.Rules), Strategy: st, Batch: s.Batch})
+		plan.Entrants = append(plan.Entrants, tournament.Entrant{Name: s.Name, Spec: spec, Hash: strategyHash(st, spec, parts, c.Rules), Strategy: st, Batch: s.Batch, Corpora: s.Corpora})
 	}
 	for i, cp := range c.Corpora {
 		var corpus *tournament.Corpus
@@ -439,6 +481,11 @@ func (c *TournamentConfig) Plan(reg *strategies.Registry) (tournament.Plan, erro
 			return plan, fmt.Errorf("%s:%d: corpora[%d] (%s): %v", c.File, cp.Line, i, cp.Name, err)
 		}
 		plan.Corpora = append(plan.Corpora, corpus)
+		bounds, err := c.bounds(cp, corpus)
+		if err != nil {
+			return plan, fmt.Errorf("%s:%d: corpora[%d] (%s): %v", c.File, cp.Line, i, cp.Name, err)
+		}
+		plan.Bounds = append(plan.Bounds, bounds...)
 	}
 	for _, r := range c.Rules {
 		plan.Variants = append(plan.Variants, r.variant())
@@ -499,4 +546,69 @@ func LoadTournament(ctx context.Context, data []byte, file string, reg *strategi
 		return nil, nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return t, cfg.Format(), nil
+}
+
+// bounds reads the clairvoyant bounds of a corpus for the config's rules:
+// the files the entry names, and the shipped bound of each rules no file
+// covers, if one was made for these decks. A file for rules the config does not play, or
+// for other decks, is an error.
+func (c *TournamentConfig) bounds(cp CorpusEntry, corpus *tournament.Corpus) ([]tournament.Bound, error) {
+	var out []tournament.Bound
+	covered := map[solver.Rules]bool{}
+	for _, file := range cp.Bounds {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, fmt.Errorf("bounds: %w", err)
+		}
+		bf, err := clairvoyant.ReadBoundFile(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("bounds: %s: %w", file, err)
+		}
+		if !slices.ContainsFunc(c.Rules, func(r RulesEntry) bool { return r.variant().Rules == bf.Rules() }) {
+			return nil, fmt.Errorf("bounds: %s is for %s, which the config does not play", file, bf.Rules())
+		}
+		if covered[bf.Rules()] {
+			return nil, fmt.Errorf("bounds: two files for %s", bf.Rules())
+		}
+		if bf.Checksum != corpus.Checksum || len(bf.Winnable) != corpus.Len {
+			return nil, fmt.Errorf("bounds: %s is for other decks (corpus %s, %d decks, sha256 %.12s…), not these (%d decks, sha256 %.12s…)",
+				file, bf.Corpus, len(bf.Winnable), bf.Checksum, corpus.Len, corpus.Checksum)
+		}
+		covered[bf.Rules()] = true
+		out = append(out, tournament.NewBound(cp.Name, corpus.Checksum, bf.Rules(), file, bf.Winnable))
+	}
+	shipped, err := ShippedBounds(corpus)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range shipped {
+		if !covered[b.Rules] && slices.ContainsFunc(c.Rules, func(r RulesEntry) bool { return r.variant().Rules == b.Rules }) {
+			b.Corpus = cp.Name
+			out = append(out, b)
+		}
+	}
+	return out, nil
+}
+
+// ShippedBounds returns the shipped clairvoyant bounds made for the decks of
+// c (found by checksum, whatever c is called or wherever it was read from),
+// one per rules that has one.
+func ShippedBounds(c *tournament.Corpus) ([]tournament.Bound, error) {
+	var out []tournament.Bound
+	names, read := corpora.Bounds()
+	for _, name := range names {
+		data, err := read(name)
+		if err != nil {
+			return nil, err
+		}
+		bf, err := clairvoyant.ReadBoundFile(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("shipped bound %s: %w", name, err)
+		}
+		if bf.Checksum == c.Checksum && len(bf.Winnable) == c.Len {
+			out = append(out, tournament.NewBound(c.Name, c.Checksum, bf.Rules(), "shipped "+name, bf.Winnable))
+		}
+	}
+	return out, nil
 }

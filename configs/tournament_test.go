@@ -2,16 +2,34 @@ package configs
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/calcsol/calcsol/decks/corpora"
+	"github.com/calcsol/calcsol/search"
+	"github.com/calcsol/calcsol/strategies"
 	"github.com/calcsol/calcsol/tournament"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 func TestShippedTournamentConfig(t *testing.T) {
-	cfg, err := ParseTournament(TournamentYAML(), "tournament.yaml")
+	full, err := os.ReadFile("tournament-full.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"tournament.yaml", TournamentYAML()}, {"tournament-full.yaml", full}} {
+		t.Run(c.name, func(t *testing.T) { checkShippedConfig(t, c.name, c.data) })
+	}
+}
+
+func checkShippedConfig(t *testing.T, name string, data []byte) {
+	cfg, err := ParseTournament(data, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,13 +37,24 @@ func TestShippedTournamentConfig(t *testing.T) {
 	for _, s := range cfg.Strategies {
 		kinds = append(kinds, s.Kind)
 	}
-	// Only built-in strategies: the default needs nothing but Go.
+	// Only strategies built into the binary (the built-ins and the
+	// searching players), no plugin: the default needs nothing but Go.
+	reg := Strategies()
+	reg.MustRegister(search.EndgameKind())
+	reg.MustRegister(search.DeadlockGraphKind())
+	reg.MustRegister(search.SampleKind())
 	for _, k := range kinds {
-		if _, ok := Strategies().Kind(k); !ok {
-			t.Errorf("shipped config uses kind %q, not built in", k)
+		parts, err := strategies.ParseSpec(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range parts {
+			if _, ok := reg.Kind(p.Kind); !ok {
+				t.Errorf("shipped config uses kind %q, not built into the binary", p.Kind)
+			}
 		}
 	}
-	plan, err := cfg.Plan(Strategies())
+	plan, err := cfg.Plan(reg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,6 +100,9 @@ func TestTournamentConfigErrors(t *testing.T) {
 		{"budget", "strategies: [{name: g, kind: greedy}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3, move_budget: fast}]\n", "rules[0].move_budget: want a positive duration"},
 		{"same rules", "strategies: [{name: g, kind: greedy}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}, {stacks: 3, preplaced: false}]\n", "t.yaml:3: rules[1]: the same rules as rules[0] (3-base)"},
 		{"key twice", ok + "seed: 1\nseed: 2\n", "t.yaml:5: seed: given twice"},
+		{"strategy on an unknown corpus", "strategies: [{name: g, kind: greedy, corpora: [uniform-100]}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:1: strategies[0].corpora[0]: no corpus "uniform-100" in the config`},
+		{"corpora not a list", "strategies: [{name: g, kind: greedy, corpora: uniform-1000}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies[0].corpora: want a list"},
+		{"bounds not texts", "strategies: [{name: g, kind: greedy}]\ncorpora: [{name: c, shipped: uniform-1000, bounds: [[a]]}]\nrules: [{stacks: 3}]\n", "t.yaml:2: corpora[0].bounds[0]: want a non-empty text"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -168,6 +200,76 @@ func TestLoadTournament(t *testing.T) {
 			}
 			if again := cfg.Format(); string(again) != string(text) {
 				t.Errorf("the config text does not parse back to itself:\n%s\n%s", text, again)
+			}
+		})
+	}
+}
+
+// A shipped corpus brings its shipped bounds for the rules played; a bound
+// file given for the same rules takes their place; bad files are refused
+// with the line.
+func TestTournamentBounds(t *testing.T) {
+	_, read := corpora.Bounds()
+	shipped, err := read("uniform-1000-s4.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	edited := filepath.Join(dir, "edited.json")
+	// The first deck left unknown (the counts in the header follow).
+	text := strings.Replace(string(shipped), "\n    true,", "\n    null,", 1)
+	text = strings.Replace(text, `"winnable": 1000,`, `"winnable": 999,`, 1)
+	text = strings.Replace(text, `"unknown": 0,`, `"unknown": 1,`, 1)
+	if err := os.WriteFile(edited, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const strategies = "strategies: [{name: g, kind: greedy}, {name: r, kind: random, corpora: [u]}]\n"
+	tests := []struct {
+		name, in string
+		want     []string // the bounds' sources, or
+		err      string
+	}{
+		{"shipped, both 4-stack variants", strategies + "corpora: [{name: u, shipped: uniform-1000}]\nrules: [{stacks: 3}, {stacks: 4}, {stacks: 4, preplaced: true}]\n",
+			[]string{"shipped uniform-1000-s4.json", "shipped uniform-1000-s4p.json"}, ""},
+		{"a file in place of the shipped one", strategies + "corpora: [{name: u, shipped: uniform-1000, bounds: [" + edited + "]}]\nrules: [{stacks: 4}, {stacks: 4, preplaced: true}]\n",
+			[]string{edited, "shipped uniform-1000-s4p.json"}, ""},
+		{"the same decks generated: found by checksum", strategies + "corpora: [{name: u, generator: shuffle U, seed: 1, count: 1000}]\nrules: [{stacks: 4}]\n", []string{"shipped uniform-1000-s4.json"}, ""},
+		{"other decks: none", strategies + "corpora: [{name: u, generator: shuffle U, seed: 2, count: 1000}]\nrules: [{stacks: 4}]\n", nil, ""},
+		{"a file for the same decks, generated", strategies + "corpora: [{name: u, generator: shuffle U, seed: 1, count: 1000, bounds: [" + edited + "]}]\nrules: [{stacks: 4}]\n", []string{edited}, ""},
+		{"other decks", strategies + "corpora: [{name: u, generator: shuffle U, seed: 2, count: 1000, bounds: [" + edited + "]}]\nrules: [{stacks: 4}]\n", nil, "t.yaml:2: corpora[0] (u): bounds: " + edited + " is for other decks"},
+		{"rules not played", strategies + "corpora: [{name: u, shipped: uniform-1000, bounds: [" + edited + "]}]\nrules: [{stacks: 3}]\n", nil, "is for 4 stacks, base, which the config does not play"},
+		{"no file", strategies + "corpora: [{name: u, shipped: uniform-1000, bounds: [/nonexistent.json]}]\nrules: [{stacks: 4}]\n", nil, "t.yaml:2: corpora[0] (u): bounds: open /nonexistent.json"},
+		{"twice", strategies + "corpora: [{name: u, shipped: uniform-1000, bounds: [" + edited + ", " + edited + "]}]\nrules: [{stacks: 4}]\n", nil, "bounds: two files for 4 stacks"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := ParseTournament([]byte(tc.in), "t.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			roundTrip(t, cfg)
+			plan, err := cfg.Plan(Strategies())
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, b := range plan.Bounds {
+				got = append(got, b.Source)
+				if b.Source == edited && (b.Winnable.Has(0) || b.Winnable.Count() != 999) {
+					t.Errorf("the edited bound reads %d winnable, deck 0 winnable %t", b.Winnable.Count(), b.Winnable.Has(0))
+				}
+			}
+			if diff := cmp.Diff(tc.want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("bounds (-want +got):\n%s", diff)
+			}
+			if _, err := tournament.New(context.Background(), plan, 1); err != nil {
+				t.Fatal(err)
 			}
 		})
 	}

@@ -198,28 +198,33 @@ func (ss *sampleSession) rollout(ctx context.Context, rq solver.Request, st *sol
 	return float64(st.TotalPlaced()) / solver.DeckSize, nil
 }
 
-// deal draws the session's orders of the cards unseen in st, from a
-// generator seeded by the position, so that the player is deterministic.
-func (ss *sampleSession) deal(st *solver.State) {
+// deal draws the session's orders of the cards unseen in st.
+func (ss *sampleSession) deal(st *solver.State) { ss.orders = dealOrders(st, ss.s.N, ss.orders) }
+
+// dealOrders returns n orders of the cards unseen in st (reusing dst's
+// memory), from a generator seeded by a hash of the position, so that a
+// player who samples is deterministic and never looks at the stock.
+func dealOrders(st *solver.State, n int, dst [][]solver.Rank) [][]solver.Rank {
 	b, _ := st.MarshalBinary()
 	h := fnv.New64a()
 	h.Write(b)
 	rng := rand.New(rand.NewPCG(h.Sum64(), 0x5ca1ab1e))
-	n := st.StockLen()
-	if cap(ss.orders) < ss.s.N {
-		ss.orders = make([][]solver.Rank, ss.s.N)
+	stock := st.StockLen()
+	if cap(dst) < n {
+		dst = make([][]solver.Rank, n)
 	}
-	ss.orders = ss.orders[:ss.s.N]
-	for i := range ss.orders {
-		o := ss.orders[i][:0]
+	dst = dst[:n]
+	for i := range dst {
+		o := dst[i][:0]
 		for r := solver.Rank(1); r <= solver.NumRanks; r++ {
 			for range st.Remaining(r) {
 				o = append(o, r)
 			}
 		}
-		rng.Shuffle(n, func(a, b int) { o[a], o[b] = o[b], o[a] })
-		ss.orders[i] = o
+		rng.Shuffle(stock, func(a, b int) { o[a], o[b] = o[b], o[a] })
+		dst[i] = o
 	}
+	return dst
 }
 
 // placements appends the places the drawn card can go: each table that

@@ -42,6 +42,17 @@ type Manifest struct {
 	Corpora       []ManifestCorpus   `json:"corpora"`
 	Rules         []string           `json:"rules"`
 	Cells         []ManifestCell     `json:"cells"`
+	Bounds        []ManifestBound    `json:"bounds,omitempty"`
+}
+
+// ManifestBound is a clairvoyant bound as a manifest records it: its
+// verdicts one character a deck (Bound.Verdicts), so that merged and
+// regressed reports show the same efficiency view as the run.
+type ManifestBound struct {
+	Corpus   string `json:"corpus"`
+	Rules    string `json:"rules"`
+	Source   string `json:"source"`
+	Verdicts string `json:"verdicts"`
 }
 
 // ManifestStrategy is an entrant as a manifest records it.
@@ -117,6 +128,10 @@ func (t *Tournament) Manifest(configSHA string, shard Shard, trace bool) Manifes
 	for _, c := range t.cells {
 		m.Cells = append(m.Cells, ManifestCell{c.Entrant.Name, c.Corpus.Name, c.Variant.Key(), c.Reason})
 	}
+	for i := range t.plan.Bounds {
+		b := &t.plan.Bounds[i]
+		m.Bounds = append(m.Bounds, ManifestBound{b.Corpus, variantRulesKey(b.Rules), b.Source, b.Verdicts()})
+	}
 	return m
 }
 
@@ -156,6 +171,21 @@ func (m Manifest) Skeleton() (*Tournament, error) {
 		}
 		t.cells = append(t.cells, Cell{Entrant: e, Corpus: cp, Variant: v, Applicable: c.NotApplicable == "",
 			Reason: c.NotApplicable, Stochastic: stochastic[c.Strategy], seed: cellSeed(m.Seed, e.Name, cp.Checksum)})
+	}
+	for _, mb := range m.Bounds {
+		v, err := ParseVariant(mb.Rules)
+		cp := corpora[mb.Corpus]
+		if err != nil || cp == nil {
+			return nil, fmt.Errorf("manifest: bound of corpus %s, rules %s: not a corpus and rules of the manifest", mb.Corpus, mb.Rules)
+		}
+		b, err := ParseVerdicts(mb.Corpus, cp.Checksum, v.Rules, mb.Source, mb.Verdicts)
+		if err != nil {
+			return nil, fmt.Errorf("manifest: %w", err)
+		}
+		if b.Decks != cp.Len {
+			return nil, fmt.Errorf("manifest: bound of corpus %s, rules %s: %d verdicts for %d decks", mb.Corpus, mb.Rules, b.Decks, cp.Len)
+		}
+		t.plan.Bounds = append(t.plan.Bounds, b)
 	}
 	return t, nil
 }

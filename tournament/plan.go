@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +27,14 @@ type Entrant struct {
 	// Decide call; 0 means the strategy's own preference (solver.Batcher),
 	// else 1.
 	Batch int
+	// Corpora names the corpora the entrant plays; empty means all of the
+	// plan's. A slow strategy can so be entered on a small corpus only.
+	Corpora []string
+}
+
+// plays reports whether e is entered on the corpus named c.
+func (e *Entrant) plays(c string) bool {
+	return len(e.Corpora) == 0 || slices.Contains(e.Corpora, c)
 }
 
 // batch is the entrant's batch size (see Entrant.Batch).
@@ -99,12 +108,15 @@ func ParseVariant(key string) (Variant, error) {
 	return v, nil
 }
 
-// Plan is what a tournament plays: every entrant on every corpus under every
-// rule variant, each deck once.
+// Plan is what a tournament plays: every entrant on every corpus it is
+// entered on, under every rule variant, each deck once. Bounds, if any, say
+// which decks of a corpus can be won at all under some rules; the report then
+// counts each strategy's wins among those decks.
 type Plan struct {
 	Entrants []Entrant
 	Corpora  []*Corpus
 	Variants []Variant
+	Bounds   []Bound
 }
 
 // Cell is one strategy × corpus × rules of a plan.
@@ -154,6 +166,13 @@ func New(ctx context.Context, plan Plan, seed uint64) (*Tournament, error) {
 		}
 		names["c"+c.Name] = true
 	}
+	for _, e := range plan.Entrants {
+		for _, c := range e.Corpora {
+			if !names["c"+c] {
+				return nil, fmt.Errorf("tournament: strategy %s: no corpus %q in the plan", e.Name, c)
+			}
+		}
+	}
 	for _, v := range plan.Variants {
 		if err := v.Rules.Validate(); err != nil {
 			return nil, fmt.Errorf("tournament: %w", err)
@@ -162,6 +181,12 @@ func New(ctx context.Context, plan Plan, seed uint64) (*Tournament, error) {
 			return nil, fmt.Errorf("tournament: rules %s given twice", v.Key())
 		}
 		names["r"+v.Key()] = true
+	}
+	seen := map[string]bool{}
+	for i := range plan.Bounds {
+		if err := plan.Bounds[i].check(&plan, seen); err != nil {
+			return nil, fmt.Errorf("tournament: %w", err)
+		}
 	}
 	t := &Tournament{plan: plan, seed: seed}
 	for i := range plan.Entrants {
@@ -187,6 +212,9 @@ func New(ctx context.Context, plan Plan, seed uint64) (*Tournament, error) {
 		}
 		stochastic := e.Strategy.Info().Stochastic
 		for _, c := range plan.Corpora {
+			if !e.plays(c.Name) {
+				continue
+			}
 			for j, v := range plan.Variants {
 				t.cells = append(t.cells, Cell{Entrant: e, Corpus: c, Variant: v,
 					Applicable: probes[j].ok, Reason: probes[j].reason, Stochastic: stochastic,
@@ -198,7 +226,7 @@ func New(ctx context.Context, plan Plan, seed uint64) (*Tournament, error) {
 }
 
 // Cells returns the cells in the plan's order: strategies in the order given,
-// then corpora, then variants. Records come in this order, decks ascending.
+// then the corpora each is entered on, then variants. Records come in this order, decks ascending.
 func (t *Tournament) Cells() []Cell { return t.cells }
 
 // Plan returns the plan.

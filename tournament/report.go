@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"math/bits"
 	"slices"
 )
 
@@ -49,11 +50,49 @@ type Pair struct {
 	Winner string  `json:"winner,omitempty"`
 }
 
+// Efficiency puts a cell's wins beside the clairvoyant bound of its corpus
+// and rules: how many of the decks played can be won at all, and how many of
+// those the strategy won. Counts are over the decks the cell played.
+type Efficiency struct {
+	Strategy   string `json:"strategy"`
+	Corpus     string `json:"corpus"`
+	Rules      string `json:"rules"`
+	Bound      string `json:"bound"` // the bound's source
+	Games      int    `json:"games"`
+	Winnable   int    `json:"winnable"`
+	Unknown    int    `json:"unknown"`
+	Unwinnable int    `json:"unwinnable"`
+	// WinsWinnable are the wins among the winnable decks; Rate is their
+	// share of those decks, with its Wilson 95 % interval.
+	WinsWinnable int     `json:"wins_winnable"`
+	Rate         float64 `json:"rate"`
+	CILow        float64 `json:"ci_low"`
+	CIHigh       float64 `json:"ci_high"`
+	// WinsUnknown are wins on decks the bound left unknown: each is a
+	// witness that the deck is winnable.
+	WinsUnknown int `json:"wins_unknown"`
+	// WinsUnwinnable are wins on decks the bound calls unwinnable: always
+	// 0 unless the solver or the engine is wrong.
+	WinsUnwinnable int `json:"wins_unwinnable"`
+}
+
 // Report is what a tournament's records amount to.
 type Report struct {
-	Rows  []Row   `json:"rows"`
-	Pairs []Pair  `json:"pairs"`
-	Alpha float64 `json:"alpha"`
+	Rows       []Row        `json:"rows"`
+	Pairs      []Pair       `json:"pairs"`
+	Efficiency []Efficiency `json:"efficiency,omitempty"`
+	Alpha      float64      `json:"alpha"`
+}
+
+// Impossible lists the cells that won a deck their bound calls unwinnable.
+func (r Report) Impossible() []Efficiency {
+	var bad []Efficiency
+	for _, e := range r.Efficiency {
+		if e.WinsUnwinnable > 0 {
+			bad = append(bad, e)
+		}
+	}
+	return bad
 }
 
 // Report summarises the tally: a row per cell, and for every corpus × rules
@@ -75,6 +114,9 @@ func (ta *Tally) Report() Report {
 		}
 		row.CILow, row.CIHigh = Wilson(t.Wins, t.Games, Z95)
 		rep.Rows = append(rep.Rows, row)
+		if b := ta.bounds[i]; b != nil && c.Applicable {
+			rep.Efficiency = append(rep.Efficiency, efficiency(row, b, t))
+		}
 	}
 	// Pairs grouped by corpus and rules, strategies in the plan's order.
 	type group struct {
@@ -173,4 +215,24 @@ func Holm(p []float64) []float64 {
 		out[k] = run
 	}
 	return out
+}
+
+// efficiency counts a cell's decks and wins by the bound's verdicts.
+func efficiency(row Row, b *Bound, t *CellTally) Efficiency {
+	e := Efficiency{Strategy: row.Strategy, Corpus: row.Corpus, Rules: row.Rules, Bound: b.Source, Games: t.Games}
+	for w := range t.Played {
+		played, won := t.Played[w], t.Won[w]
+		yes, no := b.Winnable[w], b.Unwinnable[w]
+		e.Winnable += bits.OnesCount64(played & yes)
+		e.Unwinnable += bits.OnesCount64(played & no)
+		e.Unknown += bits.OnesCount64(played &^ (yes | no))
+		e.WinsWinnable += bits.OnesCount64(won & yes)
+		e.WinsUnwinnable += bits.OnesCount64(won & no)
+		e.WinsUnknown += bits.OnesCount64(won &^ (yes | no))
+	}
+	if e.Winnable > 0 {
+		e.Rate = float64(e.WinsWinnable) / float64(e.Winnable)
+	}
+	e.CILow, e.CIHigh = Wilson(e.WinsWinnable, e.Winnable, Z95)
+	return e
 }

@@ -39,18 +39,20 @@ type CellTally struct {
 // Tally counts the records of a tournament, cell by cell, in memory that does
 // not grow with the number of games beyond the bitsets.
 type Tally struct {
-	cells []Cell
-	tally []CellTally
-	index map[cellKey]int
+	cells  []Cell
+	tally  []CellTally
+	bounds []*Bound // per cell, nil where the plan has no bound
+	index  map[cellKey]int
 }
 
 type cellKey struct{ strategy, corpus, rules string }
 
 // NewTally returns an empty tally of t's cells.
 func (t *Tournament) NewTally() *Tally {
-	ta := &Tally{cells: t.cells, tally: make([]CellTally, len(t.cells)), index: map[cellKey]int{}}
+	ta := &Tally{cells: t.cells, tally: make([]CellTally, len(t.cells)), bounds: make([]*Bound, len(t.cells)), index: map[cellKey]int{}}
 	for i, c := range t.cells {
 		ta.index[cellKey{c.Entrant.Name, c.Corpus.Name, c.Variant.Key()}] = i
+		ta.bounds[i] = t.bound(&t.cells[i])
 		ta.tally[i].Played = NewBitset(c.Corpus.Len)
 		ta.tally[i].Won = NewBitset(c.Corpus.Len)
 	}

@@ -16,5 +16,6 @@ func strategyRegistry() *strategies.Registry {
 	r.MustRegister(search.EndgameKind())
 	r.MustRegister(search.DeadlockGraphKind())
 	r.MustRegister(search.SampleKind())
+	r.MustRegister(search.PIMCKind())
 	return r
 }

@@ -29,10 +29,14 @@ with its Wilson 95 % interval, mean cards placed, ms per game), then, for each
 corpus and rules, every pair of strategies compared on the same decks: decks
 both won, only A, only B, neither, the difference in success rate with its
 95 % interval, the exact McNemar p-value, and the winner where the difference
-is significant at 5 % after Holm's correction over all pairs.
+is significant at 5 % after Holm's correction over all pairs. Where a corpus
+has a clairvoyant bound under the rules (shipped, or named in the config),
+a third table gives each strategy's wins among the decks that can be won at
+all; a win on a deck the bound calls unwinnable fails the run (exit status 1).
 
 With no CONFIG it runs the shipped config (configs/tournament.yaml, built
-in): the built-in strategies on the shipped corpus and a riffle-shuffled one.
+in): the built-in strategies on the shipped corpora and a riffle-shuffled one,
+the searching players on the small shipped corpus.
 
 --out DIR writes a report directory: results.jsonl (one record per game,
 appended as games finish), summary.md, summary.json, rates.png, config.yaml
@@ -100,7 +104,10 @@ corpus are refused, and missing or duplicate shards are named (exit status
 			if err := report.WriteFiles(out, rep, m); err != nil {
 				return err
 			}
-			return report.Write(cmd.OutOrStdout(), rep, format, report.Options{Timing: timing})
+			if err := report.Write(cmd.OutOrStdout(), rep, format, report.Options{Timing: timing}); err != nil {
+				return err
+			}
+			return impossibleWins(rep)
 		},
 	}
 	cmd.Flags().String("out", "", "the merged report directory")
@@ -195,6 +202,19 @@ func runTournament(cmd *cobra.Command, args []string) error {
 		if format == "table" {
 			fmt.Fprintf(w, "report: %s\n", opt.Dir)
 		}
+	}
+	return impossibleWins(rep)
+}
+
+// impossibleWins fails a report in which a strategy won a deck that the
+// clairvoyant bound calls unwinnable: the solver or the engine is wrong.
+func impossibleWins(rep tournament.Report) error {
+	var msg []string
+	for _, e := range rep.Impossible() {
+		msg = append(msg, fmt.Sprintf("%s won %d deck(s) of %s under %s that the bound (%s) calls unwinnable", e.Strategy, e.WinsUnwinnable, e.Corpus, e.Rules, e.Bound))
+	}
+	if len(msg) > 0 {
+		return fmt.Errorf("impossible wins: %s; the solver or the engine is wrong", strings.Join(msg, "; "))
 	}
 	return nil
 }

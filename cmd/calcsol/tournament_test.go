@@ -309,3 +309,63 @@ func TestTournamentInterrupt(t *testing.T) {
 		t.Errorf("stderr %q, want %q; last line complete: %t", stderr.String(), want, bytes.HasSuffix(b, []byte("}\n")))
 	}
 }
+
+// A bound file in a config gives the efficiency view; one that calls a deck
+// the strategy won unwinnable fails the run (exit 1) after its report; one
+// for other decks is refused before any game (exit 2).
+func TestTournamentBoundFiles(t *testing.T) {
+	dir := t.TempDir()
+	corpusFile := filepath.Join(dir, "c.txt")
+	if _, errOut, code := calcsol(t, "", "corpus", "generate", "--deck", "standard52", "--shuffle", "U", "--count", "40", "--seed", "9", "--out", corpusFile); code != 0 {
+		t.Fatalf("corpus generate: exit %d, %s", code, errOut)
+	}
+	good := filepath.Join(dir, "good.json")
+	if _, errOut, code := calcsol(t, "", "solve", "--corpus", corpusFile, "--stacks", "4", "--preplaced", "--out", good); code != 0 {
+		t.Fatalf("solve: exit %d, %s", code, errOut)
+	}
+	// The same header, every deck called unwinnable.
+	b, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bf map[string]any
+	if err := json.Unmarshal(b, &bf); err != nil {
+		t.Fatal(err)
+	}
+	per := bf["per_deck"].([]any)
+	for i := range per {
+		per[i] = false
+	}
+	bf["winnable"], bf["unknown"], bf["unwinnable"] = 0, 0, len(per)
+	lost, _ := json.Marshal(bf)
+	bad := filepath.Join(dir, "lost.json")
+	other := filepath.Join(dir, "other.json")
+	bf["checksum"] = strings.Repeat("0", 64)
+	otherData, _ := json.Marshal(bf)
+	if err := os.WriteFile(bad, lost, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, otherData, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	config := func(bound string) string {
+		f := filepath.Join(dir, filepath.Base(bound)+".yaml")
+		text := "strategies: [{name: p, kind: priority}]\ncorpora: [{name: c, file: " + corpusFile + ", bounds: [" + bound + "]}]\nrules: [{stacks: 4, preplaced: true}]\n"
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	out, errOut, code := calcsol(t, "", "tournament", config(good), "--timing=false")
+	if code != 0 || !strings.Contains(out, "Wins among the decks a player who sees the stock can win (the clairvoyant bound: "+good) {
+		t.Errorf("good bound: exit %d, stderr %q, output:\n%s", code, errOut, out)
+	}
+	out, errOut, code = calcsol(t, "", "tournament", config(bad), "--timing=false")
+	if code != 1 || !strings.Contains(errOut, "impossible wins: p won") || !strings.Contains(out, "wins among winnable") {
+		t.Errorf("a bound calling won decks unwinnable: exit %d, stderr %q, output:\n%s", code, errOut, out)
+	}
+	_, errOut, code = calcsol(t, "", "tournament", config(other), "--timing=false")
+	if code != 2 || !strings.Contains(errOut, "is for other decks") {
+		t.Errorf("a bound for other decks: exit %d, stderr %q", code, errOut)
+	}
+}

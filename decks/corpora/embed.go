@@ -64,3 +64,21 @@ func Bytes(name string) ([]byte, error) {
 	b2, _ := read.LoadOrStore(name, b)
 	return b2.([]byte), nil
 }
+
+//go:embed bounds/*.json
+var bounds embed.FS
+
+// Bounds returns the shipped clairvoyant bound files (written by calcsol
+// solve --out; docs/clairvoyant.md), by file name, sorted. Each names the
+// corpus, its checksum and the rules it is for.
+func Bounds() (names []string, read func(name string) ([]byte, error)) {
+	entries, err := fs.ReadDir(bounds, "bounds")
+	if err != nil {
+		panic(err) // the embedded directory always exists
+	}
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	return names, func(name string) ([]byte, error) { return bounds.ReadFile("bounds/" + name) }
+}

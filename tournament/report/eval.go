@@ -164,3 +164,28 @@ func WriteCompare(w io.Writer, files [2]string, runs [2][]tournament.DeckResult,
 
 func pct(x float64) string     { return fmt.Sprintf("%.2f", 100*x) }
 func ci(lo, hi float64) string { return fmt.Sprintf("[%.2f, %.2f]", 100*lo, 100*hi) }
+
+// WriteEvalBounds puts each variant's wins beside the clairvoyant bound of
+// the corpus under its rules, for the variants bounds cover (nothing when
+// none is), and returns the efficiency of each of those variants.
+func WriteEvalBounds(w io.Writer, rows []tournament.VariantResult, bounds []tournament.Bound) ([]tournament.Efficiency, error) {
+	var es []tournament.Efficiency
+	var variants []string
+	for _, r := range rows {
+		for i := range bounds {
+			if bounds[i].Rules == r.Rules {
+				es = append(es, bounds[i].Efficiency(r.Label, r.Results))
+				variants = append(variants, r.Rules.String())
+			}
+		}
+	}
+	if len(es) == 0 {
+		return nil, nil
+	}
+	fmt.Fprintf(w, "\nWins among the decks a player who sees the stock can win (the clairvoyant bound: %s; docs/clairvoyant.md):\n", boundSources(es))
+	header := []string{"variant", "winnable", "unknown", "unwinnable", "wins among winnable", "rate %", "95 % CI", "wins on unknown"}
+	err := table(w, false, header, 1, len(es), func(i int) []string {
+		return append([]string{variants[i]}, efficiencyCells(es[i])[3:]...)
+	})
+	return es, err
+}

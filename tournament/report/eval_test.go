@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/calcsol/calcsol/internal/golden"
@@ -69,6 +70,23 @@ func TestWriteEval(t *testing.T) {
 		}},
 		{"eval-no-reference", func(w *bytes.Buffer) error { return WriteEval(w, ends, Options{}) }},
 		{"eval-endings", func(w *bytes.Buffer) error { return WriteEndings(w, ends) }},
+		{"eval-bounds", func(w *bytes.Buffer) error {
+			// 100 decks: 0-59 won; the bound calls 0-49 and 80-99 winnable,
+			// 50-69 unknown, 70-79 unwinnable. Only 4 stacks has a bound.
+			v := strings.Repeat("W", 50) + strings.Repeat("?", 20) + strings.Repeat("L", 10) + strings.Repeat("W", 20)
+			bd, err := tournament.ParseVerdicts("c", "x", solver.Rules{Stacks: 4}, "shipped c-s4.json", v)
+			if err != nil {
+				return err
+			}
+			es, err := WriteEvalBounds(w, []tournament.VariantResult{
+				{Rules: solver.Rules{Stacks: 3}, Label: "x", Results: a},
+				{Rules: solver.Rules{Stacks: 4}, Label: "x", Results: a},
+			}, []tournament.Bound{bd})
+			if len(es) != 1 || es[0].Winnable != 70 || es[0].WinsWinnable != 50 || es[0].WinsUnknown != 10 || es[0].WinsUnwinnable != 0 {
+				t.Errorf("efficiency %+v", es)
+			}
+			return err
+		}},
 		{"eval-compare", func(w *bytes.Buffer) error {
 			return WriteCompare(w, [2]string{"a.jsonl", "b.jsonl"}, [2][]tournament.DeckResult{a, b}, c)
 		}},

@@ -11,7 +11,9 @@ import (
 	"image/color"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
@@ -73,6 +75,14 @@ func Write(w io.Writer, rep tournament.Report, format string, opt Options) error
 			_ = cw.Write([]string{p.Corpus, p.Rules, p.A, p.B, strconv.Itoa(p.Games), strconv.Itoa(p.Both), strconv.Itoa(p.OnlyA), strconv.Itoa(p.OnlyB),
 				strconv.Itoa(p.Neither), f(p.Diff, 6), f(p.DiffLo, 6), f(p.DiffHi, 6), strconv.FormatFloat(p.P, 'g', -1, 64), strconv.FormatFloat(p.PHolm, 'g', -1, 64), p.Winner})
 		}
+		if len(rep.Efficiency) > 0 {
+			_ = cw.Write(nil)
+			_ = cw.Write([]string{"strategy", "corpus", "rules", "bound", "games", "winnable", "unknown", "unwinnable", "wins_winnable", "rate", "ci_low", "ci_high", "wins_unknown", "wins_unwinnable"})
+			for _, e := range rep.Efficiency {
+				_ = cw.Write([]string{e.Strategy, e.Corpus, e.Rules, e.Bound, strconv.Itoa(e.Games), strconv.Itoa(e.Winnable), strconv.Itoa(e.Unknown), strconv.Itoa(e.Unwinnable),
+					strconv.Itoa(e.WinsWinnable), f(e.Rate, 6), f(e.CILow, 6), f(e.CIHigh, 6), strconv.Itoa(e.WinsUnknown), strconv.Itoa(e.WinsUnwinnable)})
+			}
+		}
 		cw.Flush()
 		return cw.Error()
 	case "table", "markdown":
@@ -86,6 +96,15 @@ func Write(w io.Writer, rep tournament.Report, format string, opt Options) error
 				fmt.Fprintln(w)
 			}
 			if err := table(w, md, pairHeader(), 4, len(rep.Pairs), func(i int) []string { return pairCells(rep.Pairs[i]) }); err != nil {
+				return err
+			}
+		}
+		if len(rep.Efficiency) > 0 {
+			fmt.Fprintf(w, "\nWins among the decks a player who sees the stock can win (the clairvoyant bound: %s; docs/clairvoyant.md):\n", boundSources(rep.Efficiency))
+			if md {
+				fmt.Fprintln(w)
+			}
+			if err := table(w, md, efficiencyHeader(), 3, len(rep.Efficiency), func(i int) []string { return efficiencyCells(rep.Efficiency[i]) }); err != nil {
 				return err
 			}
 		}
@@ -130,6 +149,26 @@ func pairCells(p tournament.Pair) []string {
 		winner = p.Winner + " *"
 	}
 	return append(c, fmt.Sprintf("%+.2f", 100*p.Diff), fmt.Sprintf("[%+.2f, %+.2f]", 100*p.DiffLo, 100*p.DiffHi), g(p.P), g(p.PHolm), winner)
+}
+
+func efficiencyHeader() []string {
+	return []string{"strategy", "corpus", "rules", "winnable", "unknown", "unwinnable", "wins among winnable", "rate %", "95 % CI", "wins on unknown"}
+}
+
+func efficiencyCells(e tournament.Efficiency) []string {
+	return []string{e.Strategy, e.Corpus, e.Rules, strconv.Itoa(e.Winnable), strconv.Itoa(e.Unknown), strconv.Itoa(e.Unwinnable),
+		strconv.Itoa(e.WinsWinnable), f(100*e.Rate, 2), "[" + f(100*e.CILow, 2) + ", " + f(100*e.CIHigh, 2) + "]", strconv.Itoa(e.WinsUnknown)}
+}
+
+// boundSources names the bounds of a report, each once, in order.
+func boundSources(es []tournament.Efficiency) string {
+	var src []string
+	for _, e := range es {
+		if !slices.Contains(src, e.Bound) {
+			src = append(src, e.Bound)
+		}
+	}
+	return strings.Join(src, ", ")
 }
 
 func f(x float64, prec int) string { return strconv.FormatFloat(x, 'f', prec, 64) }
