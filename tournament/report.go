@@ -1,8 +1,10 @@
 package tournament
 
 import (
+	"fmt"
 	"math/bits"
 	"slices"
+	"strings"
 )
 
 // Alpha is the family-wise significance level of a report's pairwise
@@ -84,15 +86,20 @@ type Report struct {
 	Alpha      float64      `json:"alpha"`
 }
 
-// Impossible lists the cells that won a deck their bound calls unwinnable.
-func (r Report) Impossible() []Efficiency {
-	var bad []Efficiency
-	for _, e := range r.Efficiency {
+// CheckPossible returns an error naming every strategy that won a deck its
+// bound calls unwinnable: no fair player can, so the solver or the engine is
+// wrong.
+func CheckPossible(es []Efficiency) error {
+	var msg []string
+	for _, e := range es {
 		if e.WinsUnwinnable > 0 {
-			bad = append(bad, e)
+			msg = append(msg, fmt.Sprintf("%s won %d deck(s) of %s under %s that the bound (%s) calls unwinnable", e.Strategy, e.WinsUnwinnable, e.Corpus, e.Rules, e.Bound))
 		}
 	}
-	return bad
+	if len(msg) > 0 {
+		return fmt.Errorf("impossible wins: %s; the solver or the engine is wrong", strings.Join(msg, "; "))
+	}
+	return nil
 }
 
 // Report summarises the tally: a row per cell, and for every corpus × rules

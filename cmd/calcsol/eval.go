@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/decks/corpora"
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/internal/progress"
@@ -134,6 +135,14 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	for _, msg := range skipped {
 		fmt.Fprintln(summaryOut, msg)
 	}
+	bounds, err := configs.ShippedBounds(corpus)
+	if err != nil {
+		return err
+	}
+	efficiency, err := report.WriteEvalBounds(summaryOut, rows, bounds)
+	if err != nil {
+		return err
+	}
 	if reasons, _ := f.GetBool("reasons"); reasons {
 		if err := report.WriteEndings(summaryOut, rows); err != nil {
 			return err
@@ -142,7 +151,7 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	if out != "" {
 		fmt.Fprintf(summaryOut, "per-deck records: %s\n", out)
 	}
-	return nil
+	return tournament.CheckPossible(efficiency)
 }
 
 func newEvalCompareCmd() *cobra.Command {
