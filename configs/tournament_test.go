@@ -40,9 +40,9 @@ func checkShippedConfig(t *testing.T, name string, data []byte) {
 	// Only strategies built into the binary (the built-ins and the
 	// searching players), no plugin: the default needs nothing but Go.
 	reg := Strategies()
-	reg.MustRegister(search.EndgameKind())
-	reg.MustRegister(search.DeadlockGraphKind())
-	reg.MustRegister(search.SampleKind())
+	for _, k := range search.Kinds() {
+		reg.MustRegister(k)
+	}
 	for _, k := range kinds {
 		parts, err := strategies.ParseSpec(k)
 		if err != nil {

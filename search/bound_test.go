@@ -22,10 +22,9 @@ func TestNoStrategyBeatsTheSolver(t *testing.T) {
 		decks = decks[:10]
 	}
 	reg := configs.Strategies()
-	reg.MustRegister(EndgameKind())
-	reg.MustRegister(DeadlockGraphKind())
-	reg.MustRegister(SampleKind())
-	reg.MustRegister(PIMCKind())
+	for _, k := range Kinds() {
+		reg.MustRegister(k)
+	}
 	specs := []string{"greedy", "priority:deadlock_check=exact+endgame:k=4", "deadlock-graph+endgame:k=4", "priority+sample:n=4", "deadlock-graph",
 		"priority:deadlock_check=exact+pimc:k=14,n=4,nodes=2000"}
 	rules := []solver.Rules{{Stacks: 3}, {Stacks: 3, Preplaced: true}, {Stacks: 4}, {Stacks: 4, Preplaced: true}}

@@ -9,13 +9,12 @@ import (
 
 // strategyRegistry returns every kind of strategy this binary can build: the
 // built-ins (configs.Strategies) and the kinds that live in their own
-// packages, added here, one line each.
+// packages (the plugin host; the searching players of package search).
 func strategyRegistry() *strategies.Registry {
 	r := configs.Strategies()
 	r.MustRegister(plugin.Kind())
-	r.MustRegister(search.EndgameKind())
-	r.MustRegister(search.DeadlockGraphKind())
-	r.MustRegister(search.SampleKind())
-	r.MustRegister(search.PIMCKind())
+	for _, k := range search.Kinds() {
+		r.MustRegister(k)
+	}
 	return r
 }
