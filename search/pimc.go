@@ -13,9 +13,10 @@ import (
 // PIMC defaults: the stock length at which it takes over, the orders dealt
 // per decision, the solver's node budget per order and candidate.
 const (
-	DefaultPIMCK     = 20
-	DefaultPIMCN     = 16
-	DefaultPIMCNodes = 5000
+	DefaultPIMCK      = 20
+	DefaultPIMCN      = 16
+	DefaultPIMCNodes  = 5000
+	DefaultPIMCMargin = 1
 )
 
 // PIMCKind is perfect-information Monte Carlo as a wrapper kind
@@ -44,10 +45,10 @@ func PIMCKind() strategies.Kind {
 	return strategies.Kind{
 		Name:   "pimc",
 		Doc:    "wrapper: with k or fewer cards in the stock, the place for the drawn card that the clairvoyant solver can win on the most of n sampled orders",
-		Params: pimcParams(DefaultPIMCK, DefaultPIMCN, DefaultPIMCNodes, true),
+		Params: pimcParams(DefaultPIMCK, DefaultPIMCN, DefaultPIMCNodes, DefaultPIMCMargin, true),
 		Wrap: func(base solver.Strategy, params map[string]string) (solver.Strategy, error) {
-			s := &PIMCStrategy{Base: base, K: DefaultPIMCK, N: DefaultPIMCN, Nodes: DefaultPIMCNodes, Assign: params["assign"] != "false"}
-			for name, dst := range map[string]*int{"k": &s.K, "n": &s.N, "nodes": &s.Nodes} {
+			s := &PIMCStrategy{Base: base, K: DefaultPIMCK, N: DefaultPIMCN, Nodes: DefaultPIMCNodes, Margin: DefaultPIMCMargin, Assign: params["assign"] != "false"}
+			for name, dst := range map[string]*int{"k": &s.K, "n": &s.N, "nodes": &s.Nodes, "margin": &s.Margin} {
 				if v, ok := params[name]; ok {
 					n, err := strconv.Atoi(v)
 					if err != nil {
@@ -61,7 +62,7 @@ func PIMCKind() strategies.Kind {
 	}
 }
 
-func pimcParams(k, n, nodes int, assign bool) []solver.Param {
+func pimcParams(k, n, nodes, margin int, assign bool) []solver.Param {
 	return []solver.Param{
 		{Name: "k", Kind: solver.ParamInt, Value: strconv.Itoa(k), Min: 1, Max: solver.DeckSize,
 			Doc: "the search takes over when the stock holds k or fewer cards"},
@@ -69,6 +70,8 @@ func pimcParams(k, n, nodes int, assign bool) []solver.Param {
 			Doc: "orders of the unseen cards dealt per decision"},
 		{Name: "nodes", Kind: solver.ParamInt, Value: strconv.Itoa(nodes), Min: 1, Max: 1 << 30,
 			Doc: "the clairvoyant solver's node budget for each order and candidate"},
+		{Name: "margin", Kind: solver.ParamInt, Value: strconv.Itoa(margin), Min: 1, Max: 4096,
+			Doc: "how many more orders a place must win than the base's own move to replace it"},
 		{Name: "assign", Kind: solver.ParamBool, Value: strconv.FormatBool(assign),
 			Doc: "try each assignment of a stacked card as a candidate of its own (for a base that reads assignments, like priority)"},
 	}
@@ -80,12 +83,15 @@ type PIMCStrategy struct {
 	K, N   int
 	Nodes  int
 	Assign bool
+	// Margin is how many more orders a candidate must win than the base's
+	// own move to replace it (1: any more).
+	Margin int
 }
 
 // Info implements solver.Strategy.
 func (s *PIMCStrategy) Info() solver.Info {
 	bi := s.Base.Info()
-	ps := append(append([]solver.Param(nil), bi.Params...), pimcParams(s.K, s.N, s.Nodes, s.Assign)...)
+	ps := append(append([]solver.Param(nil), bi.Params...), pimcParams(s.K, s.N, s.Nodes, s.Margin, s.Assign)...)
 	return solver.Info{Name: bi.Name + "+pimc", Stochastic: bi.Stochastic, Params: ps}
 }
 
@@ -136,11 +142,14 @@ func (ps *pimcSession) search(ctx context.Context, v solver.View, baseMove solve
 		return baseMove, nil
 	}
 	ps.orders = dealOrders(&st, ps.s.N, ps.orders)
-	// The base's move first, so that ties go to it; if it wins every order,
-	// nothing beats it. After a resignation any candidate is better.
+	// The base's move first: another replaces it only by winning at least
+	// margin more orders, and if it wins every order nothing beats it. After
+	// a resignation any candidate is better.
+	isBase := false
 	for i, m := range cands {
 		if sameMove(m, baseMove, v.Drawn()) {
 			cands[0], cands[i] = cands[i], cands[0]
+			isBase = true
 			break
 		}
 	}
@@ -179,7 +188,12 @@ func (ps *pimcSession) search(ctx context.Context, v solver.View, baseMove solve
 		if wins > bestWins {
 			best, bestWins = m, wins
 		}
-		if bestWins == len(ps.orders) {
+		if isBase {
+			// The base's count is in: the others must beat it by the margin.
+			isBase = false
+			bestWins += ps.s.Margin - 1
+		}
+		if bestWins >= len(ps.orders) {
 			break
 		}
 	}
