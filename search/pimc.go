@@ -84,7 +84,7 @@ type PIMCStrategy struct {
 	Nodes  int
 	Assign bool
 	// Margin is how many more orders a candidate must win than the base's
-	// own move to replace it (1: any more).
+	// own move to replace it (1, or 0: any more).
 	Margin int
 }
 
@@ -191,7 +191,7 @@ func (ps *pimcSession) search(ctx context.Context, v solver.View, baseMove solve
 		if isBase {
 			// The base's count is in: the others must beat it by the margin.
 			isBase = false
-			bestWins += ps.s.Margin - 1
+			bestWins += max(ps.s.Margin, 1) - 1
 		}
 		if bestWins >= len(ps.orders) {
 			break
