@@ -34,13 +34,14 @@ func benchGames(b *testing.B, s solver.Strategy, r solver.Rules) {
 
 func BenchmarkGames(b *testing.B) {
 	reg := configs.Strategies()
-	reg.MustRegister(EndgameKind())
-	reg.MustRegister(DeadlockGraphKind())
-	reg.MustRegister(SampleKind())
+	for _, k := range Kinds() {
+		reg.MustRegister(k)
+	}
 	for _, spec := range []string{
 		"deadlock-graph",
 		"priority:deadlock_check=exact+endgame:k=4",
 		"priority:deadlock_check=exact+sample:n=32,assign=true+endgame:k=4",
+		"priority:deadlock_check=exact+pimc:k=20,n=16,nodes=5000+endgame:k=4",
 	} {
 		s, err := reg.BuildSpec(spec)
 		if err != nil {
