@@ -81,32 +81,6 @@ func TestNoStrategyBeatsTheSolver(t *testing.T) {
 	}
 }
 
-// playUntil plays d with the deadlock-graph player until k or fewer cards are
-// left in the stock and returns the moves; ok is false if the game ended
-// before.
-func playUntil(t *testing.T, d *solver.Deck, r solver.Rules, k int) (moves []solver.Move, ok bool) {
-	t.Helper()
-	g, err := solver.NewGame(d, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := NewDeadlockGraph(DefaultWeights)
-	for !g.Over() {
-		if g.StockLen() <= k && g.Drawn() != 0 {
-			return moves, true
-		}
-		m, err := c.Choose(g.View())
-		if err != nil {
-			return nil, false
-		}
-		if err := g.Apply(m); err != nil {
-			t.Fatalf("illegal move %s: %v", m.Format(r), err)
-		}
-		moves = append(moves, m)
-	}
-	return nil, false
-}
-
 // playOn lets sess play g to its end, one decision at a time, and reports
 // whether it won. Every move is checked by the engine.
 func playOn(t *testing.T, g *solver.Game, sess solver.Session) bool {

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"testing"
 
 	"github.com/calcsol/calcsol/decks/corpus"
@@ -23,6 +22,22 @@ func loadCorpus(t testing.TB) []solver.Deck {
 // game ended before.
 func playTo(t testing.TB, d *solver.Deck, r solver.Rules, k int) (solver.State, bool) {
 	t.Helper()
+	moves, ok := playUntil(t, d, r, k)
+	if !ok {
+		return solver.State{}, false
+	}
+	g, err := solver.Replay(d, r, moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.State, true
+}
+
+// playUntil plays d with the deadlock-graph player until k or fewer cards are
+// left in the stock and returns the moves; ok is false if the game ended
+// before.
+func playUntil(t testing.TB, d *solver.Deck, r solver.Rules, k int) (moves []solver.Move, ok bool) {
+	t.Helper()
 	g, err := solver.NewGame(d, r)
 	if err != nil {
 		t.Fatal(err)
@@ -30,17 +45,16 @@ func playTo(t testing.TB, d *solver.Deck, r solver.Rules, k int) (solver.State, 
 	c := NewDeadlockGraph(DefaultWeights)
 	for !g.Over() {
 		if g.StockLen() <= k && g.Drawn() != 0 {
-			return g.State, true
+			return moves, true
 		}
 		m, err := c.Choose(g.View())
 		if err != nil {
-			return solver.State{}, false
+			return nil, false
 		}
 		if err := g.Apply(m); err != nil {
 			t.Fatalf("illegal move %s: %v", m.Format(r), err)
 		}
+		moves = append(moves, m)
 	}
-	return solver.State{}, false
+	return nil, false
 }
-
-var _ = context.Background
