@@ -1,7 +1,8 @@
-// Package strategies holds strategies that play Calculation: the
-// priority-table strategy of Nanzaki & Shintani [NanzakiShintani] and, later,
-// the research strategies. Each implements solver.Strategy and sees only the
-// solver.Position.
+// Package strategies holds the registry of strategy kinds and the built-in
+// strategies that play Calculation: the priority-table strategy of Nanzaki &
+// Shintani [NanzakiShintani] and the greedy and random baselines (the
+// searching players are in package search). Each implements solver.Strategy
+// and sees only a solver.View.
 package strategies
 
 import (

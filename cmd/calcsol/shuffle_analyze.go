@@ -35,14 +35,10 @@ func resolveEmax(spec string, n int, sets int64) (float64, string, error) {
 	return v, source, nil
 }
 
-func checkSize(n int, sets int64, workers int) error {
-	switch {
-	case n < 2 || n > 4096:
-		return badInput("--n %d: want 2..4096 cards", n)
-	case sets < 1 || sets > 1<<31-1:
-		return badInput("--sets %d: want 1..2^31-1", sets)
-	case workers < 0 || workers > 4096:
-		return badInput("--workers %d: want 0..4096 (0: all CPUs)", workers)
+// checkOptions refuses bad sizes before any other work.
+func checkOptions(o analysis.Options) error {
+	if err := o.Check(); err != nil {
+		return badInput("%w", err)
 	}
 	return nil
 }
@@ -94,7 +90,8 @@ not depend on --workers. docs/shuffles-analysis.md defines each measure.
   calcsol shuffle analyze --seq H --sets 100000 --png hindu --pgm hindu`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkSize(n, sets, workers); err != nil {
+			o := analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers, Context: cmd.Context()}
+			if err := checkOptions(o); err != nil {
 				return err
 			}
 			params, err := loadShuffleParams(cmd)
@@ -116,7 +113,6 @@ not depend on --workers. docs/shuffles-analysis.md defines each measure.
 			if err := checkOut("--png", pngPrefix, "-grey.png", "-bwr.png"); err != nil {
 				return err
 			}
-			o := analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers, Context: cmd.Context()}
 			bar := progress.Start(cmd.ErrOrStderr(), "sets", sets)
 			o.Progress = bar.Add
 			r, err := analysis.Analyze(sh, o, emax, source)
@@ -168,13 +164,13 @@ The paper used n=52, s=10^6, R=1000 (≈10^9 shuffles) and found 5.86e-4.`,
   calcsol shuffle emax --n 52 --sets 10000 --repeats 40 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkSize(n, sets, workers); err != nil {
+			o := analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers, Context: cmd.Context()}
+			if err := checkOptions(o); err != nil {
 				return err
 			}
 			if repeats < 1 || repeats > 1_000_000 {
 				return badInput("--repeats %d: want 1..1000000", repeats)
 			}
-			o := analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers, Context: cmd.Context()}
 			bar := progress.Start(cmd.ErrOrStderr(), "sets", sets*int64(repeats))
 			o.Progress = bar.Add
 			r, err := analysis.CalibrateReport(analysis.Fixed(shuffle.Uniform{}), o, repeats)

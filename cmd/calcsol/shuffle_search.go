@@ -115,7 +115,8 @@ Ide & Okuda's figures are for --sets 1000000 (--m 1..7 then takes minutes).
   calcsol shuffle search --methods HRD --m 2..4 --sets 10000 --top 3 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkSize(n, sets, workers); err != nil {
+			o := analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers, Context: cmd.Context()}
+			if err := checkOptions(o); err != nil {
 				return err
 			}
 			lo, hi, err := analysis.ParseLengths(lengths)
@@ -138,7 +139,6 @@ Ide & Okuda's figures are for --sets 1000000 (--m 1..7 then takes minutes).
 				return err
 			}
 			newSteps := func() ([]shuffle.Shuffler, error) { return p.Models(strings.Join(names, "")) }
-			o := analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers, Context: cmd.Context()}
 			bar := progress.Start(cmd.ErrOrStderr(), "sets", sets)
 			o.Progress = bar.Add
 			r, err := analysis.Rank(newSteps, names, analysis.SearchOptions{Options: o, MinLen: lo, MaxLen: hi}, emax, source, top)

@@ -180,10 +180,36 @@ func TestMeasureRejectsNonPermutation(t *testing.T) {
 }
 
 func TestMeasureBadOptions(t *testing.T) {
-	for _, o := range []Options{{N: 1, Sets: 5}, {N: 52, Sets: 0}, {N: 52, Sets: 1 << 31}} {
-		if _, err := Measure(seq(t, "U"), o); err == nil {
-			t.Errorf("%+v accepted", o)
-		}
+	for _, tc := range []struct {
+		name string
+		o    Options
+		want string // "" when accepted
+	}{
+		{"smallest", Options{N: 2, Sets: 1}, ""},
+		{"largest", Options{N: MaxN, Sets: MaxSets, Workers: MaxWorkers}, ""},
+		{"one card", Options{N: 1, Sets: 5}, "deck size 1: want 2..4096 cards"},
+		{"too many cards", Options{N: MaxN + 1, Sets: 5}, "deck size 4097: want 2..4096 cards"},
+		{"no sets", Options{N: 52, Sets: 0}, "sets 0: want 1..2^31-1"},
+		{"too many sets", Options{N: 52, Sets: 1 << 31}, "sets 2147483648: want 1..2^31-1"},
+		{"negative workers", Options{N: 52, Sets: 5, Workers: -1}, "workers -1: want 0..4096 (0: all CPUs)"},
+		{"too many workers", Options{N: 52, Sets: 5, Workers: MaxWorkers + 1}, "workers 4097: want 0..4096 (0: all CPUs)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.o.Check()
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Fatalf("Check() = %q, want %q", got, tc.want)
+			}
+			if tc.want == "" || tc.o.N > 64 {
+				return // Measure runs only what Check refuses, and only small ones
+			}
+			if _, err := Measure(seq(t, "U"), tc.o); err == nil {
+				t.Errorf("Measure accepted %+v", tc.o)
+			}
+		})
 	}
 }
 

@@ -45,7 +45,7 @@ type Options struct {
 	N       int    // deck size
 	Sets    int64  // number of independent sets s
 	Seed    uint64 // base seed; set i uses SetSeed(Seed, i)
-	Workers int    // goroutines; ≤ 0 means runtime.GOMAXPROCS(0)
+	Workers int    // goroutines, 0..MaxWorkers; 0 means runtime.GOMAXPROCS(0)
 	// Stats also gathers the per-deck statistics (rising sequences, adjacent
 	// pairs, guess score); the matrix alone is cheaper.
 	Stats bool
@@ -72,16 +72,24 @@ func (o Options) done(sets int64) {
 	}
 }
 
-func (o Options) check() error {
+// MaxN, MaxSets and MaxWorkers bound Options: a position matrix of MaxN
+// cards takes 64 MiB of int32 counts per worker, and counts are int32.
+const (
+	MaxN       = 4096
+	MaxSets    = 1<<31 - 1
+	MaxWorkers = 4096
+)
+
+// Check says whether the options describe a run Measure and Search accept;
+// a command calls it before any other work, to refuse bad sizes at once.
+func (o Options) Check() error {
 	switch {
-	case o.N < 2:
-		return fmt.Errorf("deck size %d: need at least 2 cards", o.N)
-	case o.N > 1<<15:
-		return fmt.Errorf("deck size %d: too large for a position matrix", o.N)
-	case o.Sets < 1:
-		return fmt.Errorf("sets %d: need at least one", o.Sets)
-	case o.Sets > 1<<31-1:
-		return fmt.Errorf("sets %d: at most 2^31-1 (counts are int32 per worker)", o.Sets)
+	case o.N < 2 || o.N > MaxN:
+		return fmt.Errorf("deck size %d: want 2..%d cards", o.N, MaxN)
+	case o.Sets < 1 || o.Sets > MaxSets:
+		return fmt.Errorf("sets %d: want 1..2^31-1", o.Sets)
+	case o.Workers < 0 || o.Workers > MaxWorkers:
+		return fmt.Errorf("workers %d: want 0..%d (0: all CPUs)", o.Workers, MaxWorkers)
 	}
 	return nil
 }
@@ -210,7 +218,7 @@ func (w *worker) checkPerm(deck []int) error {
 // goroutines in chunks; set i always uses shuffle.NewRand(SetSeed(o.Seed, i)),
 // so the result is the same for any number of workers.
 func Measure(newShuffler NewShuffler, o Options) (*Result, error) {
-	if err := o.check(); err != nil {
+	if err := o.Check(); err != nil {
 		return nil, err
 	}
 	n := o.N

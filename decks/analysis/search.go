@@ -45,7 +45,7 @@ const maxSearchCells = 1 << 28
 // exactly what Measure gives for that sequence alone (a test checks this).
 // Sets are processed in blocks so the decks of one block stay in cache.
 func Search(newSteps NewSteps, names []string, o SearchOptions) ([]Scored, error) {
-	if err := o.check(); err != nil {
+	if err := o.Check(); err != nil {
 		return nil, err
 	}
 	k := len(names)
