@@ -1,8 +1,10 @@
 // Package search holds the searching players of calcsol: the exhaustive
 // endgame search (exact win probabilities over every order of the unseen
 // cards), the deadlock-graph player (stacking that never closes a cycle of
-// the dependency graph, with assignments left open) and the sampling player
-// (determinized rollouts). They implement the strategy contract of package
+// the dependency graph, with assignments left open), the sampling player
+// (determinized rollouts) and the pimc player (perfect-information Monte
+// Carlo: each place of the drawn card judged by the clairvoyant solver on
+// sampled orders of the unseen cards). They implement the strategy contract of package
 // solver (docs/design.md) and are described in docs/strategies.md.
 package search
 
