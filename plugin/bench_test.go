@@ -19,28 +19,30 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-// playAll plays decks on one goroutine per session, taking batch decks at a
-// time: tournament.Evaluate's loop without its cap on chunks, so that large
-// batches reach the plugin whole.
+// playAll plays decks on one goroutine per session, each taking an equal
+// share of them and keeping batch games in play at once (a game that ends
+// makes room for the next deal), so that large batches reach the plugin
+// whole.
 func playAll(tb testing.TB, sessions []solver.Session, ds []solver.Deck, r solver.Rules, batch int) (wins int) {
 	var next atomic.Int64
 	var won atomic.Int64
 	var wg sync.WaitGroup
+	chunk := (len(ds) + len(sessions) - 1) / len(sessions)
 	for _, sess := range sessions {
 		wg.Go(func() {
 			var p solver.Player
-			deals := make([]solver.Deal, 0, batch)
-			res := make([]solver.Result, batch)
+			deals := make([]solver.Deal, 0, chunk)
+			res := make([]solver.Result, chunk)
 			for {
-				lo := int(next.Add(int64(batch))) - batch
+				lo := int(next.Add(int64(chunk))) - chunk
 				if lo >= len(ds) {
 					return
 				}
 				deals = deals[:0]
-				for i := lo; i < min(lo+batch, len(ds)); i++ {
+				for i := lo; i < min(lo+chunk, len(ds)); i++ {
 					deals = append(deals, solver.Deal{Deck: &ds[i], Game: solver.GameID(i)})
 				}
-				if err := p.Play(context.Background(), sess, r, deals, res[:len(deals)], solver.PlayOptions{}); err != nil {
+				if err := p.Play(context.Background(), sess, r, deals, res[:len(deals)], solver.PlayOptions{Window: batch}); err != nil {
 					tb.Error(err)
 					return
 				}

@@ -70,6 +70,85 @@ func TestSameResultsInProcessAndPlugin(t *testing.T) {
 	}
 }
 
+// meddling wraps a strategy and takes some of its decisions from it: every
+// third decision of a game it plays itself (the base is not asked), and at
+// every fifth it asks the base but plays a move of its own. A plugin host
+// under it sees games that did not go on from the plugin's last answer and
+// must send them whole, not as delta records.
+type meddling struct{ base solver.Strategy }
+
+func (m meddling) Info() solver.Info { return solver.Info{Name: "meddling " + m.base.Info().Name} }
+
+func (m meddling) Start(ctx context.Context, r solver.Rules) (solver.Session, error) {
+	sess, err := m.base.Start(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return &meddler{Session: sess}, nil
+}
+
+type meddler struct {
+	solver.Session
+	sub    []solver.Request
+	subOut []solver.Decision
+	idx    []int
+}
+
+// own is the meddler's move: the last legal one.
+func own(v solver.View) solver.Move {
+	ms := v.AppendLegalMoves(nil)
+	return ms[len(ms)-1]
+}
+
+func (m *meddler) Decide(ctx context.Context, reqs []solver.Request, out []solver.Decision) error {
+	m.sub, m.idx = m.sub[:0], m.idx[:0]
+	for i, rq := range reqs {
+		if rq.Step%3 == 0 {
+			out[i] = solver.Decision{Move: own(rq.Position)}
+			continue
+		}
+		m.sub = append(m.sub, rq)
+		m.idx = append(m.idx, i)
+	}
+	m.subOut = append(m.subOut[:0], make([]solver.Decision, len(m.sub))...)
+	if err := m.Session.Decide(ctx, m.sub, m.subOut); err != nil {
+		return err
+	}
+	for j, i := range m.idx {
+		out[i] = m.subOut[j]
+		if reqs[i].Step%5 == 0 {
+			out[i].Move = own(reqs[i].Position)
+		}
+	}
+	return nil
+}
+
+// TestDeltasFollowTheGame plays a strategy wrapped in meddling in process
+// and through a plugin: the plugin is sent delta records only for games that
+// went on from its own answer, so both play every deck alike.
+func TestDeltasFollowTheGame(t *testing.T) {
+	calcsol := build(t, "./cmd/calcsol")
+	ds := shippedDecks(t, "uniform-1000", 300)
+	for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 4, Preplaced: true}} {
+		in, err := configs.Strategies().BuildSpec("priority")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, want, err := tournament.Evaluate(context.Background(), ds, r, meddling{in}, tournament.Options{Batch: 32})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := newPlugin(t, plugin.Config{Command: calcsol + " plugin serve priority", Timeout: patient})
+		_, got, err := tournament.Evaluate(context.Background(), ds, r, meddling{p}, tournament.Options{Batch: 32})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: through the plugin (-in process +plugin):\n%s", r, diff)
+		}
+	}
+}
+
 // TestContainment runs misbehaving plugins in a tournament: each costs only
 // its own games, which fail with the reason; the run completes; a
 // well-behaved strategy's results are unchanged; no process is left.

@@ -27,6 +27,7 @@ type process struct {
 	strategy proto.StrategyClient
 	stderr   *tail
 	sockDir  string
+	deltas   bool // the plugin takes delta records
 	once     sync.Once
 }
 
@@ -106,6 +107,7 @@ func (s *Strategy) startProcess(ctx context.Context, r solver.Rules) (*process, 
 	case sr.GetError() != "":
 		return fail("did not start its session", errors.New(sr.GetError()))
 	}
+	p.deltas = sr.GetDeltas()
 	info := &solver.Info{Name: ir.GetName(), Stochastic: ir.GetStochastic(), Params: proto.ToParams(ir.GetParams())}
 	return p, info, nil
 }

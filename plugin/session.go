@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/calcsol/calcsol/plugin/internal/games"
 	"github.com/calcsol/calcsol/plugin/proto"
 	"github.com/calcsol/calcsol/solver"
 )
@@ -30,6 +31,18 @@ type session struct {
 	first int      // the stock's length at a game's first decision
 	ended []uint64 // games over, not yet told to the plugin
 	blob  []byte
+
+	// games holds what the plugin process knows of each game in play: the
+	// step it last decided and its answer. A game whose next request
+	// follows from that answer is sent as a delta record.
+	games   games.Table[known]
+	tracked []*known // the batch's entries, by request
+}
+
+type known struct {
+	step int
+	move solver.Move
+	ok   bool // the plugin holds the position of step, and answered move
 }
 
 // launch starts the process, trying a failed start once more; a refusal or
@@ -69,6 +82,7 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 		// The games the old process knew are over (a failed batch fails all
 		// its games), so the new one starts afresh.
 		ss.ended = ss.ended[:0]
+		ss.games.Reset()
 		if err := ss.launch(ctx); err != nil {
 			if ctx.Err() == nil {
 				ss.gaveUp = err
@@ -77,15 +91,31 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 		}
 	}
 	ss.blob = ss.blob[:0]
+	ss.tracked = ss.tracked[:0]
+	ss.games.Begin()
+	deltas := ss.p.deltas
 	for i := range reqs {
-		// A game's first decision is the only one with a full stock less
-		// the drawn card: every move places the drawn card or a stack top,
-		// and a stack is empty until a drawn card went there.
-		var flags byte
-		if reqs[i].Position.StockLen() == ss.first {
-			flags = proto.FirstDecision
+		rq := &reqs[i]
+		k, _ := ss.games.Get(uint64(rq.Game))
+		ss.tracked = append(ss.tracked, k)
+		if deltas && k.ok && rq.Step > 1 && rq.Step == k.step+1 && rq.Last == k.move {
+			// The game went on from the plugin's own answer: the engine
+			// played it, and drew the card the plugin is now told.
+			ss.blob = proto.AppendDelta(ss.blob, uint64(rq.Game), rq.Seed, rq.Position.Drawn())
+		} else {
+			// A game's first decision is the only one with a full stock
+			// less the drawn card (every move places the drawn card or a
+			// stack top, and a stack is empty until a drawn card went
+			// there): requests a strategy made up have no Step.
+			var flags byte
+			if rq.Step == 1 || rq.Step == 0 && rq.Position.StockLen() == ss.first {
+				flags = proto.FirstDecision
+			}
+			ss.blob = proto.AppendObservation(ss.blob, uint64(rq.Game), rq.Seed, flags, rq.Position)
 		}
-		ss.blob = proto.AppendObservation(ss.blob, uint64(reqs[i].Game), reqs[i].Seed, flags, reqs[i].Position)
+		// Until the answer comes, the plugin's state of the game is not
+		// known: a failed batch leaves it so.
+		k.step, k.ok = rq.Step, false
 	}
 	limit := max(ss.s.cfg.Timeout*time.Duration(len(reqs)), MinBatchTimeout)
 	dctx, cancel := context.WithTimeout(ctx, limit)
@@ -140,6 +170,10 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 		out[i] = d
 		b = rest
 	}
+	for i, k := range ss.tracked {
+		k.move = out[i].Move
+		k.ok = k.step > 0 && !out[i].Failed && out[i].Move.Kind != solver.Resign
+	}
 	if len(b) != 0 {
 		clear(out)
 		return fmt.Errorf("plugin sent a malformed answer: %d bytes after %d decisions", len(b), len(reqs))
@@ -152,6 +186,7 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 func (ss *session) End(_ context.Context, games []solver.GameID) error {
 	for _, g := range games {
 		ss.ended = append(ss.ended, uint64(g))
+		ss.games.Delete(uint64(g))
 	}
 	return nil
 }

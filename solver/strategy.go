@@ -60,6 +60,15 @@ type Request struct {
 	// Position is what the player sees, read-only; valid during the Decide
 	// call only. View.State gives a copy to explore.
 	Position View
+	// Step counts the game's decisions: 1 at its first, n+1 after n moves
+	// were played. Last is the move played just before this decision, as
+	// the session that chose it answered it (zero at the first). A Player
+	// sets both; a request a strategy makes up (a playout, a what-if)
+	// leaves Step 0, "not known". With them a session that keeps state per
+	// game can tell that the game went on from its own last answer: the
+	// plugin host then sends only what changed (docs/plugins.md).
+	Step int
+	Last Move
 }
 
 // Decision is a session's answer to one Request.
@@ -199,6 +208,10 @@ type Deal struct {
 type PlayOptions struct {
 	Record bool   // keep every game's moves in Result.Trace
 	Budget Budget // time limits that apply to every strategy alike
+	// Window is the most games in play at once: when a game ends, the next
+	// deal starts in its place, so that every round but the last ones asks
+	// for Window decisions. 0 starts every deal at once.
+	Window int
 }
 
 // PlayBatch plays deals under rules r with session sess, advancing the games
@@ -217,15 +230,23 @@ type Player struct {
 	reqs  []Request
 	out   []Decision
 	spent []time.Duration
+	steps []int  // per game: decisions so far
+	last  []Move // per game: the move last played, as answered
 	ended []GameID
 	// Panicked is set by Play when the session panicked: the games of that
-	// batch failed, and the session may be left in any state.
+	// round failed, and the session may be left in any state, so Play
+	// started no deal after it.
 	Panicked bool
+	// Started is the number of deals the last Play started, from the
+	// first: all of them, unless the session panicked or ctx was cancelled.
+	// The caller plays the rest again, with a fresh session.
+	Started int
 }
 
 // Play plays deals under rules r with session sess, advancing the games in
 // lockstep: each round sends the pending decision of every game still in play
-// in one Decide call. results[i] receives the outcome of deals[i].
+// in one Decide call (with opt.Window, of at most that many games, the next
+// deals starting as games end). results[i] receives the outcome of deals[i].
 //
 // Every move is checked by the engine before it is applied; an illegal move,
 // a failed decision, a panic or an error from Decide fails the game concerned.
@@ -239,24 +260,36 @@ func (p *Player) Play(ctx context.Context, sess Session, r Rules, deals []Deal, 
 	n := len(deals)
 	p.grow(n)
 	games := p.games[:n]
-	for i := range deals {
-		results[i] = Result{}
-		p.spent[i] = 0
-		if err := games[i].Reset(deals[i].Deck, r); err != nil {
-			results[i] = Result{Failed: true, Reason: err.Error()}
-			p.ended = append(p.ended, deals[i].Game)
-			continue
-		}
-		if opt.Record {
-			results[i].Trace = make([]Move, 0, 2*DeckSize)
-		}
-		if games[i].Over() {
-			finish(&games[i], &results[i])
-			p.ended = append(p.ended, deals[i].Game)
-			continue
-		}
-		p.live = append(p.live, i)
+	window := opt.Window
+	if window <= 0 {
+		window = n
 	}
+	started := 0
+	defer func() { p.Started = started }()
+	// fill starts deals until window games are in play or none is left.
+	fill := func() {
+		for ; len(p.live) < window && started < n && !p.Panicked; started++ {
+			i := started
+			results[i] = Result{}
+			p.spent[i] = 0
+			p.steps[i], p.last[i] = 0, Move{}
+			if err := games[i].Reset(deals[i].Deck, r); err != nil {
+				results[i] = Result{Failed: true, Reason: err.Error()}
+				p.ended = append(p.ended, deals[i].Game)
+				continue
+			}
+			if opt.Record {
+				results[i].Trace = make([]Move, 0, 2*DeckSize)
+			}
+			if games[i].Over() {
+				finish(&games[i], &results[i])
+				p.ended = append(p.ended, deals[i].Game)
+				continue
+			}
+			p.live = append(p.live, i)
+		}
+	}
+	fill()
 	defer func() {
 		p.live, p.ended = p.live[:0], p.ended[:0]
 	}()
@@ -270,6 +303,8 @@ func (p *Player) Play(ctx context.Context, sess Session, r Rules, deals []Deal, 
 			rq := &p.reqs[j]
 			rq.Game, rq.Seed = deals[i].Game, deals[i].Seed
 			rq.Position = games[i].View()
+			p.steps[i]++
+			rq.Step, rq.Last = p.steps[i], p.last[i]
 		}
 		out := p.out[:len(p.reqs)]
 		clear(out)
@@ -308,6 +343,7 @@ func (p *Player) Play(ctx context.Context, sess Session, r Rules, deals []Deal, 
 				res.Failed, res.Reason = true, fmt.Sprintf("over the time budget: the game took %v (budget %v)", p.spent[i].Round(time.Microsecond), opt.Budget.Game)
 			default:
 				done = apply(g, out[j], res)
+				p.last[i] = out[j].Move
 			}
 			if done || g.Over() {
 				if !done {
@@ -320,6 +356,7 @@ func (p *Player) Play(ctx context.Context, sess Session, r Rules, deals []Deal, 
 			next = append(next, i)
 		}
 		p.live = next
+		fill()
 		if len(p.ended) > 0 {
 			// End is advisory: a session that fails it has failed its games
 			// already or will fail the next batch.
@@ -344,12 +381,14 @@ func (p *Player) playChooser(ctx context.Context, c Chooser, r Rules, deals []De
 	}
 	g := &p.games[0]
 	done := ctx.Done()
+	p.Started = 0
 	for i := range deals {
 		select {
 		case <-done:
 			return ctx.Err()
 		default:
 		}
+		p.Started = i + 1
 		res := &results[i]
 		*res = Result{}
 		if err := g.Reset(deals[i].Deck, r); err != nil {
@@ -359,10 +398,12 @@ func (p *Player) playChooser(ctx context.Context, c Chooser, r Rules, deals []De
 		if record {
 			res.Trace = make([]Move, 0, 2*DeckSize)
 		}
-		if p.playOne(g, c, res) {
-			p.Panicked = true
-		}
+		panicked := p.playOne(g, c, res)
 		res.Placed = g.TotalPlaced()
+		if panicked {
+			p.Panicked = true
+			return nil
+		}
 	}
 	return nil
 }
@@ -401,6 +442,8 @@ func (p *Player) grow(n int) {
 		p.reqs = make([]Request, 0, n)
 		p.out = make([]Decision, n)
 		p.spent = make([]time.Duration, n)
+		p.steps = make([]int, n)
+		p.last = make([]Move, n)
 		p.ended = make([]GameID, 0, n)
 	}
 }

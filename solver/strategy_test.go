@@ -209,6 +209,80 @@ func TestPlayPathsAgree(t *testing.T) {
 	}
 }
 
+// stepChecker answers like trivial and checks what the Player says of each
+// request: Step counts the game's decisions from 1, Last is the answer it
+// gave the game's previous decision. It records the largest round.
+type stepChecker struct {
+	t        *testing.T
+	steps    map[GameID]int
+	answered map[GameID]Move
+	widest   int
+}
+
+func (s *stepChecker) Decide(_ context.Context, reqs []Request, out []Decision) error {
+	s.widest = max(s.widest, len(reqs))
+	for i, rq := range reqs {
+		if want := s.steps[rq.Game] + 1; rq.Step != want {
+			s.t.Errorf("game %d: step %d, want %d", rq.Game, rq.Step, want)
+		}
+		if rq.Last != s.answered[rq.Game] {
+			s.t.Errorf("game %d, step %d: last move %v, want %v", rq.Game, rq.Step, rq.Last, s.answered[rq.Game])
+		}
+		m, _ := trivial{}.Choose(rq.Position)
+		if rq.Step%2 == 0 {
+			m.Rank = 0 // the card is implied: Last must repeat the answer as it was
+		}
+		out[i] = Decision{Move: m}
+		s.steps[rq.Game], s.answered[rq.Game] = rq.Step, m
+	}
+	return nil
+}
+
+func (s *stepChecker) End(_ context.Context, games []GameID) error {
+	for _, g := range games {
+		delete(s.steps, g)
+		delete(s.answered, g)
+	}
+	return nil
+}
+
+func (s *stepChecker) Close() error { return nil }
+
+// TestPlayWindow plays the same deals at once and with windows of several
+// sizes: the results are the same, no round asks for more decisions than the
+// window, and every request's Step and Last are right.
+func TestPlayWindow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	deals := make([]Deal, 50)
+	for i := range deals {
+		var d Deck
+		for k := range d {
+			d[k] = Rank(1 + k/4)
+		}
+		rng.Shuffle(len(d), func(a, b int) { d[a], d[b] = d[b], d[a] })
+		deals[i] = Deal{Deck: &d, Game: GameID(i)}
+	}
+	r := Rules{Stacks: 3}
+	want := make([]Result, len(deals))
+	if err := PlayBatch(context.Background(), &ChooserSession{C: trivial{}}, r, deals, want, PlayOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, window := range []int{1, 3, 20} {
+		s := &stepChecker{t: t, steps: map[GameID]int{}, answered: map[GameID]Move{}}
+		got := make([]Result, len(deals))
+		var p Player
+		if err := p.Play(context.Background(), s, r, deals, got, PlayOptions{Window: window}); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("window %d: results differ from all at once (-want +got):\n%s", window, diff)
+		}
+		if s.widest != window {
+			t.Errorf("window %d: the widest round asked for %d decisions", window, s.widest)
+		}
+	}
+}
+
 func TestPlayerReusedAcrossPaths(t *testing.T) {
 	d, _ := ParseDeck(sortedRanks)
 	deals := []Deal{{Deck: &d}, {Deck: &d, Game: 1}}

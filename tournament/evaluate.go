@@ -106,9 +106,14 @@ func Evaluate(ctx context.Context, decks []solver.Deck, r solver.Rules, s solver
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	chunk := chunkSize(n, workers)
-	workers = max(min(workers, (n+chunk-1)/chunk), 1)
 	batch := max(opt.Batch, 1)
+	chunk := chunkSize(n, workers)
+	if batch > 1 {
+		// A chunk of several batches keeps batch games in play until near
+		// its end (solver.PlayOptions.Window): fewer, fuller rounds.
+		chunk = max(chunk, min(4*batch, (n+workers-1)/workers))
+	}
+	workers = max(min(workers, (n+chunk-1)/chunk), 1)
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -155,8 +160,8 @@ func (w *worker) run(ctx context.Context, next *atomic.Int64, chunk int) (err er
 			err = fmt.Errorf("evaluate: closing the session: %w", cerr)
 		}
 	}()
-	w.deals = make([]solver.Deal, 0, w.batch)
-	w.res = make([]solver.Result, w.batch)
+	w.deals = make([]solver.Deal, 0, chunk)
+	w.res = make([]solver.Result, chunk)
 	n := len(w.decks)
 	for {
 		lo := int(next.Add(int64(chunk))) - chunk
@@ -164,13 +169,15 @@ func (w *worker) run(ctx context.Context, next *atomic.Int64, chunk int) (err er
 			return nil
 		}
 		hi := min(lo+chunk, n)
-		for b := lo; b < hi; b += w.batch {
+		// w.batch games in play at once, a new one starting as one ends;
+		// after a panic the rest of the chunk is played with a fresh
+		// session.
+		for b := lo; b < hi; b += w.player.Started {
 			if ctx.Err() != nil {
 				return nil
 			}
-			e := min(b+w.batch, hi)
 			w.deals = w.deals[:0]
-			for i := b; i < e; i++ {
+			for i := b; i < hi; i++ {
 				d := solver.Deal{Deck: &w.decks[i], Game: solver.GameID(i)}
 				if w.opt.Seed != nil {
 					d.Seed = w.opt.Seed(i)
@@ -178,10 +185,10 @@ func (w *worker) run(ctx context.Context, next *atomic.Int64, chunk int) (err er
 				w.deals = append(w.deals, d)
 			}
 			res := w.res[:len(w.deals)]
-			if err := w.player.Play(ctx, sess, w.rules, w.deals, res, solver.PlayOptions{Budget: w.opt.Budget}); err != nil {
+			if err := w.player.Play(ctx, sess, w.rules, w.deals, res, solver.PlayOptions{Budget: w.opt.Budget, Window: w.batch}); err != nil {
 				return nil // cancelled: Evaluate reports ctx's cause
 			}
-			for j, g := range res {
+			for j, g := range res[:w.player.Started] {
 				dr := DeckResult{Deck: b + j, Won: g.Won, Placed: g.Placed, Failed: g.Failed, Reason: g.Reason}
 				if g.Failed && dr.Reason == "" {
 					dr.Reason = "failed"

@@ -72,8 +72,10 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 	}
 	chunk := min(max(total/(workers*16), 1), maxChunk)
 	for _, c := range t.cells {
-		if c.Applicable {
-			chunk = max(chunk, c.Entrant.batch())
+		if b := c.Entrant.batch(); c.Applicable && b > 1 {
+			// Several batches a job keep batch games in play until near
+			// its end (solver.PlayOptions.Window): fewer, fuller rounds.
+			chunk = max(chunk, 4*b)
 		}
 	}
 	window := 4 * workers
@@ -241,16 +243,17 @@ func (w *runner) play(ctx context.Context, j *job) error {
 	}
 	j.res, j.recs = j.res[:n], j.recs[:n]
 	batch := c.Entrant.batch()
-	popt := solver.PlayOptions{Record: w.opt.Trace, Budget: c.Variant.Budget}
+	// batch games in play at once, a new one starting as one ends; after a
+	// panic the rest of the job is played with a fresh session.
+	popt := solver.PlayOptions{Record: w.opt.Trace, Budget: c.Variant.Budget, Window: batch}
 	start := time.Now()
-	for lo := 0; lo < n; lo += batch {
-		hi := min(lo+batch, n)
+	for lo := 0; lo < n; lo += w.player.Started {
 		w.deals = w.deals[:0]
-		for i := lo; i < hi; i++ {
+		for i := lo; i < n; i++ {
 			w.deals = append(w.deals, solver.Deal{Deck: &j.decks[i], Game: solver.GameID(j.index[i]),
 				Seed: mix(c.seed ^ uint64(j.index[i]))})
 		}
-		if err := w.player.Play(ctx, w.sess, c.Variant.Rules, w.deals, j.res[lo:hi], popt); err != nil {
+		if err := w.player.Play(ctx, w.sess, c.Variant.Rules, w.deals, j.res[lo:n], popt); err != nil {
 			return err
 		}
 		if w.player.Panicked {

@@ -19,7 +19,7 @@ DESCRIPTOR = _descriptor.FileDescriptor(
   name='strategy.proto',
   package='calcsol.plugin.v1',
   syntax='proto3',
-  serialized_pb=_b('\n\x0estrategy.proto\x12\x11\x63\x61lcsol.plugin.v1\"\r\n\x0bInfoRequest\"\xc5\x01\n\x05Param\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0b\n\x03\x64oc\x18\x02 \x01(\t\x12+\n\x04kind\x18\x03 \x01(\x0e\x32\x1d.calcsol.plugin.v1.Param.Kind\x12\r\n\x05value\x18\x04 \x01(\t\x12\x0b\n\x03min\x18\x05 \x01(\x01\x12\x0b\n\x03max\x18\x06 \x01(\x01\x12\x0f\n\x07\x63hoices\x18\x07 \x03(\t\":\n\x04Kind\x12\x08\n\x04TEXT\x10\x00\x12\x08\n\x04\x42OOL\x10\x01\x12\x07\n\x03INT\x10\x02\x12\t\n\x05\x46LOAT\x10\x03\x12\n\n\x06\x43HOICE\x10\x04\"Z\n\x0cInfoResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\nstochastic\x18\x02 \x01(\x08\x12(\n\x06params\x18\x03 \x03(\x0b\x32\x18.calcsol.plugin.v1.Param\"9\n\x05Rules\x12\x0e\n\x06stacks\x18\x01 \x01(\r\x12\x11\n\tpreplaced\x18\x02 \x01(\x08\x12\r\n\x05names\x18\x03 \x01(\t\"7\n\x0cStartRequest\x12\'\n\x05rules\x18\x01 \x01(\x0b\x32\x18.calcsol.plugin.v1.Rules\"6\n\rStartResponse\x12\x16\n\x0enot_applicable\x18\x01 \x01(\x08\x12\r\n\x05\x65rror\x18\x02 \x01(\t\"C\n\rDecideRequest\x12\r\n\x05\x63ount\x18\x01 \x01(\r\x12\x14\n\x0cobservations\x18\x02 \x01(\x0c\x12\r\n\x05\x65nded\x18\x03 \x03(\x04\"2\n\x0e\x44\x65\x63ideResponse\x12\r\n\x05\x63ount\x18\x01 \x01(\r\x12\x11\n\tdecisions\x18\x02 \x01(\x0c\"\x1b\n\nEndRequest\x12\r\n\x05games\x18\x01 \x03(\x04\"\r\n\x0b\x45ndResponse\"\x0e\n\x0c\x43loseRequest\"\x0f\n\rCloseResponse2\x80\x03\n\x08Strategy\x12G\n\x04Info\x12\x1e.calcsol.plugin.v1.InfoRequest\x1a\x1f.calcsol.plugin.v1.InfoResponse\x12J\n\x05Start\x12\x1f.calcsol.plugin.v1.StartRequest\x1a .calcsol.plugin.v1.StartResponse\x12M\n\x06\x44\x65\x63ide\x12 .calcsol.plugin.v1.DecideRequest\x1a!.calcsol.plugin.v1.DecideResponse\x12\x44\n\x03\x45nd\x12\x1d.calcsol.plugin.v1.EndRequest\x1a\x1e.calcsol.plugin.v1.EndResponse\x12J\n\x05\x43lose\x12\x1f.calcsol.plugin.v1.CloseRequest\x1a .calcsol.plugin.v1.CloseResponseB)Z\'github.com/calcsol/calcsol/plugin/protob\x06proto3')
+  serialized_pb=_b('\n\x0estrategy.proto\x12\x11\x63\x61lcsol.plugin.v1\"\r\n\x0bInfoRequest\"\xc5\x01\n\x05Param\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0b\n\x03\x64oc\x18\x02 \x01(\t\x12+\n\x04kind\x18\x03 \x01(\x0e\x32\x1d.calcsol.plugin.v1.Param.Kind\x12\r\n\x05value\x18\x04 \x01(\t\x12\x0b\n\x03min\x18\x05 \x01(\x01\x12\x0b\n\x03max\x18\x06 \x01(\x01\x12\x0f\n\x07\x63hoices\x18\x07 \x03(\t\":\n\x04Kind\x12\x08\n\x04TEXT\x10\x00\x12\x08\n\x04\x42OOL\x10\x01\x12\x07\n\x03INT\x10\x02\x12\t\n\x05\x46LOAT\x10\x03\x12\n\n\x06\x43HOICE\x10\x04\"Z\n\x0cInfoResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x12\n\nstochastic\x18\x02 \x01(\x08\x12(\n\x06params\x18\x03 \x03(\x0b\x32\x18.calcsol.plugin.v1.Param\"9\n\x05Rules\x12\x0e\n\x06stacks\x18\x01 \x01(\r\x12\x11\n\tpreplaced\x18\x02 \x01(\x08\x12\r\n\x05names\x18\x03 \x01(\t\"7\n\x0cStartRequest\x12\'\n\x05rules\x18\x01 \x01(\x0b\x32\x18.calcsol.plugin.v1.Rules\"F\n\rStartResponse\x12\x16\n\x0enot_applicable\x18\x01 \x01(\x08\x12\r\n\x05\x65rror\x18\x02 \x01(\t\x12\x0e\n\x06\x64\x65ltas\x18\x03 \x01(\x08\"C\n\rDecideRequest\x12\r\n\x05\x63ount\x18\x01 \x01(\r\x12\x14\n\x0cobservations\x18\x02 \x01(\x0c\x12\r\n\x05\x65nded\x18\x03 \x03(\x04\"2\n\x0e\x44\x65\x63ideResponse\x12\r\n\x05\x63ount\x18\x01 \x01(\r\x12\x11\n\tdecisions\x18\x02 \x01(\x0c\"\x1b\n\nEndRequest\x12\r\n\x05games\x18\x01 \x03(\x04\"\r\n\x0b\x45ndResponse\"\x0e\n\x0c\x43loseRequest\"\x0f\n\rCloseResponse2\x80\x03\n\x08Strategy\x12G\n\x04Info\x12\x1e.calcsol.plugin.v1.InfoRequest\x1a\x1f.calcsol.plugin.v1.InfoResponse\x12J\n\x05Start\x12\x1f.calcsol.plugin.v1.StartRequest\x1a .calcsol.plugin.v1.StartResponse\x12M\n\x06\x44\x65\x63ide\x12 .calcsol.plugin.v1.DecideRequest\x1a!.calcsol.plugin.v1.DecideResponse\x12\x44\n\x03\x45nd\x12\x1d.calcsol.plugin.v1.EndRequest\x1a\x1e.calcsol.plugin.v1.EndResponse\x12J\n\x05\x43lose\x12\x1f.calcsol.plugin.v1.CloseRequest\x1a .calcsol.plugin.v1.CloseResponseB)Z\'github.com/calcsol/calcsol/plugin/protob\x06proto3')
 )
 
 
@@ -299,6 +299,13 @@ _STARTRESPONSE = _descriptor.Descriptor(
       message_type=None, enum_type=None, containing_type=None,
       is_extension=False, extension_scope=None,
       options=None, file=DESCRIPTOR),
+    _descriptor.FieldDescriptor(
+      name='deltas', full_name='calcsol.plugin.v1.StartResponse.deltas', index=2,
+      number=3, type=8, cpp_type=7, label=1,
+      has_default_value=False, default_value=False,
+      message_type=None, enum_type=None, containing_type=None,
+      is_extension=False, extension_scope=None,
+      options=None, file=DESCRIPTOR),
   ],
   extensions=[
   ],
@@ -312,7 +319,7 @@ _STARTRESPONSE = _descriptor.Descriptor(
   oneofs=[
   ],
   serialized_start=460,
-  serialized_end=514,
+  serialized_end=530,
 )
 
 
@@ -356,8 +363,8 @@ _DECIDEREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=516,
-  serialized_end=583,
+  serialized_start=532,
+  serialized_end=599,
 )
 
 
@@ -394,8 +401,8 @@ _DECIDERESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=585,
-  serialized_end=635,
+  serialized_start=601,
+  serialized_end=651,
 )
 
 
@@ -425,8 +432,8 @@ _ENDREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=637,
-  serialized_end=664,
+  serialized_start=653,
+  serialized_end=680,
 )
 
 
@@ -449,8 +456,8 @@ _ENDRESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=666,
-  serialized_end=679,
+  serialized_start=682,
+  serialized_end=695,
 )
 
 
@@ -473,8 +480,8 @@ _CLOSEREQUEST = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=681,
-  serialized_end=695,
+  serialized_start=697,
+  serialized_end=711,
 )
 
 
@@ -497,8 +504,8 @@ _CLOSERESPONSE = _descriptor.Descriptor(
   extension_ranges=[],
   oneofs=[
   ],
-  serialized_start=697,
-  serialized_end=712,
+  serialized_start=713,
+  serialized_end=728,
 )
 
 _PARAM.fields_by_name['kind'].enum_type = _PARAM_KIND
@@ -613,8 +620,8 @@ _STRATEGY = _descriptor.ServiceDescriptor(
   file=DESCRIPTOR,
   index=0,
   options=None,
-  serialized_start=715,
-  serialized_end=1099,
+  serialized_start=731,
+  serialized_end=1115,
   methods=[
   _descriptor.MethodDescriptor(
     name='Info',

@@ -32,6 +32,14 @@ const PluginName = "strategy"
 // decision: a plugin that keeps state per game starts it here.
 const FirstDecision = 1
 
+// Delta is the flag bit of a delta record, sent only to a plugin that asked
+// for them (StartResponse.deltas): the game went on from the plugin's own
+// last answer for it, and instead of the position the record carries one
+// byte, the rank of the card drawn now (0: none). The position is the last
+// one of the game after the move the plugin answered, with that card drawn
+// if the move placed the card drawn before.
+const Delta = 2
+
 // An observation record is: game (8 bytes, little-endian), seed (8 bytes,
 // little-endian), flags (1), position length n (1), position (n bytes, the
 // layout of solver.Position.MarshalBinary).
@@ -48,6 +56,14 @@ func AppendObservation(b []byte, game, seed uint64, flags byte, v solver.View) [
 	b = AppendPosition(b, v)
 	b[at-1] = byte(len(b) - at)
 	return b
+}
+
+// AppendDelta appends a delta record for game: its seed and drawn, the
+// rank of the card drawn now (0 if none).
+func AppendDelta(b []byte, game, seed uint64, drawn solver.Rank) []byte {
+	b = binary.LittleEndian.AppendUint64(b, game)
+	b = binary.LittleEndian.AppendUint64(b, seed)
+	return append(b, Delta, 1, byte(drawn))
 }
 
 // AppendPosition appends what Position.MarshalBinary writes for v, without
@@ -82,7 +98,8 @@ type Observation struct {
 	Game, Seed uint64
 	Flags      byte
 	// Position is the encoded position (solver.DecodePosition reads it); it
-	// aliases the blob.
+	// aliases the blob. In a delta record (Flags&Delta) it is one byte, the
+	// rank drawn now.
 	Position []byte
 }
 
@@ -102,6 +119,9 @@ func ReadObservation(b []byte) (Observation, []byte, error) {
 	b = b[obsHeader:]
 	if len(b) < n {
 		return Observation{}, nil, fmt.Errorf("observation of game %d: %w", o.Game, errShort)
+	}
+	if o.Flags&Delta != 0 && (n != 1 || b[0] > byte(solver.NumRanks)) {
+		return Observation{}, nil, fmt.Errorf("delta record of game %d: want one byte, a rank 0..13", o.Game)
 	}
 	o.Position = b[:n:n]
 	return o, b[n:], nil

@@ -2,6 +2,7 @@ package proto_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/rand/v2"
 	"testing"
 
@@ -86,6 +87,51 @@ func TestObservationRoundTrip(t *testing.T) {
 	}
 }
 
+// TestDeltaRecords: delta records read back with their game, seed and
+// card, between whole records; a delta record whose body is not one rank is
+// refused.
+func TestDeltaRecords(t *testing.T) {
+	p := positions(1, solver.Rules{Stacks: 3})[0]
+	var blob []byte
+	for i := range 14 {
+		if i%5 == 0 {
+			blob = proto.AppendObservation(blob, uint64(i), 99, proto.FirstDecision, p.View())
+		} else {
+			blob = proto.AppendDelta(blob, uint64(i), 99, solver.Rank(i-1))
+		}
+	}
+	for i := range 14 {
+		o, rest, err := proto.ReadObservation(blob)
+		if err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+		switch {
+		case o.Game != uint64(i) || o.Seed != 99:
+			t.Fatalf("record %d: game %d, seed %d", i, o.Game, o.Seed)
+		case i%5 == 0 && o.Flags != proto.FirstDecision:
+			t.Fatalf("record %d: flags %d, want a whole first record", i, o.Flags)
+		case i%5 != 0 && (o.Flags != proto.Delta || len(o.Position) != 1 || o.Position[0] != byte(i-1)):
+			t.Fatalf("record %d: flags %d, body % x; want a delta record of rank %d", i, o.Flags, o.Position, i-1)
+		}
+		blob = rest
+	}
+	for _, tc := range []struct {
+		name string
+		body []byte
+	}{
+		{"no card", nil},
+		{"two bytes", []byte{1, 2}},
+		{"rank 14", []byte{14}},
+	} {
+		rec := append(binary.LittleEndian.AppendUint64(nil, 1), make([]byte, 8)...)
+		rec = append(rec, proto.Delta, byte(len(tc.body)))
+		rec = append(rec, tc.body...)
+		if _, _, err := proto.ReadObservation(rec); err == nil {
+			t.Errorf("a delta record with %s: no error", tc.name)
+		}
+	}
+}
+
 func TestDecisionRoundTrip(t *testing.T) {
 	ds := []solver.Decision{
 		{Move: solver.Move{Kind: solver.ToTable, Rank: 5, Table: 4}},
@@ -141,6 +187,7 @@ func FuzzReadObservation(f *testing.F) {
 	for _, p := range positions(2, solver.Rules{Stacks: 3})[:5] {
 		f.Add(proto.AppendObservation(nil, 1, 2, 0, p.View()))
 	}
+	f.Add(proto.AppendDelta(nil, 1, 2, 5))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for len(b) > 0 {
 			o, rest, err := proto.ReadObservation(b)

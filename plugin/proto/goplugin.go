@@ -25,19 +25,21 @@ const (
 	buffer = 256 << 10
 )
 
-// DialOptions are the host's gRPC options for the plugin's connection.
+// DialOptions are the host's gRPC options for the plugin's connection: the
+// window and buffer sizes and the codec that suit large batches.
 func DialOptions() []grpc.DialOption {
 	return []grpc.DialOption{
 		grpc.WithInitialWindowSize(window), grpc.WithInitialConnWindowSize(window),
 		grpc.WithReadBufferSize(buffer), grpc.WithWriteBufferSize(buffer),
+		grpc.WithDefaultCallOptions(grpc.ForceCodecV2(codec{})),
 	}
 }
 
 // NewGRPCServer makes the plugin's gRPC server, with opts (go-plugin's)
-// and the window and buffer sizes that suit large batches.
+// and the window and buffer sizes and the codec that suit large batches.
 func NewGRPCServer(opts []grpc.ServerOption) *grpc.Server {
 	opts = append(opts, grpc.InitialWindowSize(window), grpc.InitialConnWindowSize(window),
-		grpc.ReadBufferSize(buffer), grpc.WriteBufferSize(buffer))
+		grpc.ReadBufferSize(buffer), grpc.WriteBufferSize(buffer), grpc.ForceServerCodecV2(codec{}))
 	return grpc.NewServer(opts...)
 }
 

@@ -381,7 +381,12 @@ type StartResponse struct {
 	// not_applicable: the strategy cannot play these rules (reason in error).
 	NotApplicable bool `protobuf:"varint,1,opt,name=not_applicable,json=notApplicable,proto3" json:"not_applicable,omitempty"`
 	// error: the session could not start (any other failure).
-	Error         string `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	Error string `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	// deltas: the plugin keeps each game's position and takes delta records
+	// (docs/plugins.md, "Observation blob"): after its first decision, a
+	// game that went on from the plugin's own last answer is sent as that
+	// answer's outcome only, the card drawn since.
+	Deltas        bool `protobuf:"varint,3,opt,name=deltas,proto3" json:"deltas,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -428,6 +433,13 @@ func (x *StartResponse) GetError() string {
 		return x.Error
 	}
 	return ""
+}
+
+func (x *StartResponse) GetDeltas() bool {
+	if x != nil {
+		return x.Deltas
+	}
+	return false
 }
 
 type DecideRequest struct {
@@ -734,10 +746,11 @@ const file_strategy_proto_rawDesc = "" +
 	"\tpreplaced\x18\x02 \x01(\bR\tpreplaced\x12\x14\n" +
 	"\x05names\x18\x03 \x01(\tR\x05names\">\n" +
 	"\fStartRequest\x12.\n" +
-	"\x05rules\x18\x01 \x01(\v2\x18.calcsol.plugin.v1.RulesR\x05rules\"L\n" +
+	"\x05rules\x18\x01 \x01(\v2\x18.calcsol.plugin.v1.RulesR\x05rules\"d\n" +
 	"\rStartResponse\x12%\n" +
 	"\x0enot_applicable\x18\x01 \x01(\bR\rnotApplicable\x12\x14\n" +
-	"\x05error\x18\x02 \x01(\tR\x05error\"_\n" +
+	"\x05error\x18\x02 \x01(\tR\x05error\x12\x16\n" +
+	"\x06deltas\x18\x03 \x01(\bR\x06deltas\"_\n" +
 	"\rDecideRequest\x12\x14\n" +
 	"\x05count\x18\x01 \x01(\rR\x05count\x12\"\n" +
 	"\fobservations\x18\x02 \x01(\fR\fobservations\x12\x14\n" +

@@ -14,11 +14,11 @@
 package sdk
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"sync"
 	"time"
@@ -28,6 +28,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/calcsol/calcsol/plugin/internal/games"
 	"github.com/calcsol/calcsol/plugin/proto"
 	"github.com/calcsol/calcsol/solver"
 )
@@ -42,6 +43,9 @@ func Serve(s solver.Strategy) {
 // ServeServer serves srv (a Server, or a wrapper of one) over go-plugin;
 // most plugins want Serve.
 func ServeServer(srv proto.StrategyServer) {
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
+	}
 	go watchParent(os.Getppid(), 200*time.Millisecond)
 	startProfile()
 	goplugin.Serve(&goplugin.ServeConfig{
@@ -74,25 +78,22 @@ type Server struct {
 
 	mu    sync.Mutex
 	sess  solver.Session
-	pos   []solver.Position
 	reqs  []solver.Request
 	out   []solver.Decision
 	ended []solver.GameID
 	blob  []byte
 
-	// games holds, per game in play, its last position and the move the
-	// strategy answered: the next observation is most often that position
-	// after the move and one card drawn, which is cheaper to check than to
-	// decode.
-	games   map[uint64]*lastMove
-	tracked []*lastMove // the batch's entries, by record
-	scratch []byte
+	// games holds, per game in play, its position and the move the
+	// strategy answered: a delta record is that position after the move,
+	// with the card the record names drawn.
+	games   games.Table[game]
+	tracked []*game // the batch's entries, by record
 }
 
-type lastMove struct {
-	pos  solver.Position
+type game struct {
+	st   solver.State
 	move solver.Move
-	ok   bool // pos and move are usable
+	ok   bool // st and move are usable
 }
 
 // NewServer returns the service for s.
@@ -127,7 +128,7 @@ func (s *Server) Start(ctx context.Context, req *proto.StartRequest) (resp *prot
 		return &proto.StartResponse{Error: "the strategy opened no session"}, nil
 	}
 	s.sess = sess
-	return &proto.StartResponse{}, nil
+	return &proto.StartResponse{Deltas: true}, nil
 }
 
 // Decide implements proto.StrategyServer: it decodes the batch, asks the
@@ -150,33 +151,29 @@ func (s *Server) Decide(ctx context.Context, req *proto.DecideRequest) (resp *pr
 	if n > 1<<20 {
 		return nil, status.Errorf(codes.InvalidArgument, "batch of %d decisions", n)
 	}
-	if cap(s.pos) < n {
-		s.pos = make([]solver.Position, n)
+	if cap(s.reqs) < n {
 		s.reqs = make([]solver.Request, n)
 		s.out = make([]solver.Decision, n)
 	}
-	if s.games == nil {
-		s.games = map[uint64]*lastMove{}
-	}
 	s.tracked = s.tracked[:0]
+	s.games.Begin()
 	b := req.GetObservations()
 	for i := range n {
 		o, rest, err := proto.ReadObservation(b)
 		if err != nil {
 			return nil, status.Errorf(codes.InvalidArgument, "record %d: %v", i, err)
 		}
-		t := s.games[o.Game]
-		if t == nil {
-			t = &lastMove{}
-			s.games[o.Game] = t
-		}
-		if o.Flags&proto.FirstDecision != 0 || !t.ok || !s.advance(t, o.Position, &s.pos[i]) {
-			if s.pos[i], err = solver.DecodePosition(o.Position); err != nil {
+		g, _ := s.games.Get(o.Game)
+		if o.Flags&proto.Delta != 0 {
+			if err := g.advance(solver.Rank(o.Position[0])); err != nil {
 				return nil, status.Errorf(codes.InvalidArgument, "record %d (game %d): %v", i, o.Game, err)
 			}
+		} else if g.st.Position, err = solver.DecodePosition(o.Position); err != nil {
+			return nil, status.Errorf(codes.InvalidArgument, "record %d (game %d): %v", i, o.Game, err)
 		}
-		s.tracked = append(s.tracked, t)
-		s.reqs[i] = solver.Request{Game: solver.GameID(o.Game), Seed: o.Seed, Position: s.pos[i].View()}
+		g.ok = false
+		s.tracked = append(s.tracked, g)
+		s.reqs[i] = solver.Request{Game: solver.GameID(o.Game), Seed: o.Seed, Position: g.st.View()}
 		b = rest
 	}
 	if len(b) != 0 {
@@ -192,32 +189,29 @@ func (s *Server) Decide(ctx context.Context, req *proto.DecideRequest) (resp *pr
 	s.blob = s.blob[:0]
 	for i := range out {
 		s.blob = proto.AppendDecision(s.blob, uint64(s.reqs[i].Game), out[i])
-		t := s.tracked[i]
-		t.pos, t.move = s.pos[i], out[i].Move
-		t.ok = !out[i].Failed && out[i].Move.Kind != solver.Resign
+		g := s.tracked[i]
+		g.move = out[i].Move
+		g.ok = !out[i].Failed && out[i].Move.Kind != solver.Resign
 	}
 	return &proto.DecideResponse{Count: uint32(n), Decisions: s.blob}, nil
 }
 
-// advance tries to get the observed position b from t: t's position after
-// t's move and the draw of b's drawn card. It writes the position to p and
-// reports whether b is exactly that position (else the caller decodes b).
-func (s *Server) advance(t *lastMove, b []byte, p *solver.Position) bool {
-	st := solver.State{Position: t.pos}
-	if st.Apply(t.move) != nil {
-		return false
+// advance plays the game's last answered move and draws drawn, the card
+// the host says is drawn now: a delta record.
+func (g *game) advance(drawn solver.Rank) error {
+	if !g.ok {
+		return errors.New("a delta record for a game without a position and an answered move")
 	}
-	if st.Drawn() == 0 && len(b) > 3 && len(b) > 3+int(b[2]) {
-		if d := solver.Rank(b[3+int(b[2])]); d != 0 && st.Reveal(d) != nil {
-			return false
-		}
+	if err := g.st.Apply(g.move); err != nil {
+		return fmt.Errorf("a delta record, but the answered move does not apply: %v", err)
 	}
-	s.scratch = proto.AppendPosition(s.scratch[:0], st.View())
-	if !bytes.Equal(s.scratch, b) {
-		return false
+	switch {
+	case g.st.Drawn() == 0 && drawn != 0:
+		return g.st.Reveal(drawn)
+	case g.st.Drawn() != drawn:
+		return fmt.Errorf("a delta record draws %d, but %d is drawn", drawn, g.st.Drawn())
 	}
-	*p = st.Position
-	return true
+	return nil
 }
 
 func (s *Server) end(ctx context.Context, games []uint64) error {
@@ -226,7 +220,7 @@ func (s *Server) end(ctx context.Context, games []uint64) error {
 	}
 	s.ended = s.ended[:0]
 	for _, g := range games {
-		delete(s.games, g)
+		s.games.Delete(g)
 		s.ended = append(s.ended, solver.GameID(g))
 	}
 	return s.sess.End(ctx, s.ended)

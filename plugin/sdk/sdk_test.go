@@ -27,31 +27,40 @@ func deck(shift int) *solver.Deck {
 }
 
 // TestServerSeesTheObservation: the server hands the strategy the observed
-// position, whether it follows from the game's last position and move (the
-// server checks that cheaply) or not (it decodes it).
+// position, sent whole or as a delta record (the game's last position after
+// the strategy's own answer, with the card drawn since), and refuses a
+// delta record it cannot follow.
 func TestServerSeesTheObservation(t *testing.T) {
 	ctx := context.Background()
-	r := solver.Rules{Stacks: 3}
 	rec := &seen{}
 	srv := sdk.NewServer(solver.FromChooser(solver.Info{Name: "seen"}, func(solver.Rules) (solver.Chooser, error) { return rec, nil }))
-	if _, err := srv.Start(ctx, &proto.StartRequest{Rules: &proto.Rules{Stacks: 3}}); err != nil {
+	resp, err := srv.Start(ctx, &proto.StartRequest{Rules: &proto.Rules{Stacks: 3}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	decide := func(v solver.View, flags byte) solver.Move {
-		t.Helper()
-		resp, err := srv.Decide(ctx, &proto.DecideRequest{Count: 1, Observations: proto.AppendObservation(nil, 7, 0, flags, v)})
+	if !resp.GetDeltas() {
+		t.Error("the SDK does not ask for delta records")
+	}
+	send := func(blob []byte) (solver.Move, error) {
+		resp, err := srv.Decide(ctx, &proto.DecideRequest{Count: 1, Observations: blob})
 		if err != nil {
-			t.Fatal(err)
+			return solver.Move{}, err
 		}
 		_, d, _, err := proto.ReadDecision(resp.Decisions)
+		return d.Move, err
+	}
+	decide := func(game uint64, v solver.View, blob []byte) solver.Move {
+		t.Helper()
+		m, err := send(blob)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("game %d: %v", game, err)
 		}
 		if got, want := rec.positions[len(rec.positions)-1], v.String(); got != want {
-			t.Fatalf("the strategy saw\n%s\nwant\n%s", got, want)
+			t.Fatalf("game %d: the strategy saw\n%s\nwant\n%s", game, got, want)
 		}
-		return d.Move
+		return m
 	}
+	r := solver.Rules{Stacks: 3}
 	var g, other solver.Game
 	if err := g.Reset(deck(0), r); err != nil {
 		t.Fatal(err)
@@ -59,13 +68,35 @@ func TestServerSeesTheObservation(t *testing.T) {
 	if err := other.Reset(deck(5), r); err != nil {
 		t.Fatal(err)
 	}
-	m := decide(g.View(), proto.FirstDecision)
-	for range 20 {
+	m := decide(7, g.View(), proto.AppendObservation(nil, 7, 0, proto.FirstDecision, g.View()))
+	mo := decide(8, other.View(), proto.AppendObservation(nil, 8, 0, proto.FirstDecision, other.View()))
+	for i := range 30 {
 		if err := g.Apply(m); err != nil {
 			t.Fatal(err)
 		}
-		m = decide(g.View(), 0) // follows from the last position and move
+		if g.Over() {
+			break
+		}
+		if i%7 == 6 {
+			m = decide(7, g.View(), proto.AppendObservation(nil, 7, 0, 0, g.View())) // whole again
+		} else {
+			m = decide(7, g.View(), proto.AppendDelta(nil, 7, 0, g.Drawn()))
+		}
 	}
-	decide(other.View(), 0) // does not follow: decoded
-	decide(g.View(), 0)     // nor does this, after the other
+	if err := other.Apply(mo); err != nil {
+		t.Fatal(err)
+	}
+	decide(8, other.View(), proto.AppendDelta(nil, 8, 0, other.Drawn()))
+
+	for _, tc := range []struct {
+		name string
+		blob []byte
+	}{
+		{"a game never seen", proto.AppendDelta(nil, 9, 0, 1)},
+		{"a rank out of range", proto.AppendDelta(nil, 8, 0, 14)},
+	} {
+		if _, err := send(tc.blob); err == nil {
+			t.Errorf("a delta record for %s: no error", tc.name)
+		}
+	}
 }
