@@ -177,9 +177,10 @@ func TestPlayBatchCancelled(t *testing.T) {
 // (lockstep) path instead of the direct one.
 type lockstep struct{ *ChooserSession }
 
-func TestPlayPathsAgree(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	deals := make([]Deal, 200)
+// shuffledDeals deals n uniformly shuffled decks, games 0..n-1.
+func shuffledDeals(n int, seed uint64) []Deal {
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	deals := make([]Deal, n)
 	for i := range deals {
 		var d Deck
 		for k := range d {
@@ -188,6 +189,11 @@ func TestPlayPathsAgree(t *testing.T) {
 		rng.Shuffle(len(d), func(a, b int) { d[a], d[b] = d[b], d[a] })
 		deals[i] = Deal{Deck: &d, Game: GameID(i)}
 	}
+	return deals
+}
+
+func TestPlayPathsAgree(t *testing.T) {
+	deals := shuffledDeals(200, 3)
 	for _, r := range []Rules{{Stacks: 3}, {Stacks: 4, Preplaced: true}} {
 		direct := make([]Result, len(deals))
 		if err := PlayBatch(context.Background(), &ChooserSession{C: trivial{}}, r, deals, direct, PlayOptions{Record: true}); err != nil {
@@ -252,16 +258,7 @@ func (s *stepChecker) Close() error { return nil }
 // sizes: the results are the same, no round asks for more decisions than the
 // window, and every request's Step and Last are right.
 func TestPlayWindow(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	deals := make([]Deal, 50)
-	for i := range deals {
-		var d Deck
-		for k := range d {
-			d[k] = Rank(1 + k/4)
-		}
-		rng.Shuffle(len(d), func(a, b int) { d[a], d[b] = d[b], d[a] })
-		deals[i] = Deal{Deck: &d, Game: GameID(i)}
-	}
+	deals := shuffledDeals(50, 5)
 	r := Rules{Stacks: 3}
 	want := make([]Result, len(deals))
 	if err := PlayBatch(context.Background(), &ChooserSession{C: trivial{}}, r, deals, want, PlayOptions{}); err != nil {
