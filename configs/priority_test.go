@@ -15,8 +15,9 @@ import (
 )
 
 func TestShippedTables(t *testing.T) {
-	want := map[string]int{"nanzaki-shintani": 3, "nanzaki-shintani-4": 4, "tuned-3": 3}
-	// The defaults for their number of stacks; tuned-3 is shipped beside them.
+	want := map[string]int{"nanzaki-shintani": 3, "nanzaki-shintani-4": 4, "tuned-3": 3, "tuned-4": 4, "tuned-4-preplaced": 4}
+	// The defaults for their number of stacks; the tuned tables are shipped
+	// beside them.
 	isDefault := map[string]bool{"nanzaki-shintani": true, "nanzaki-shintani-4": true}
 	names := PriorityNames()
 	if len(names) != len(want) {
@@ -30,8 +31,14 @@ func TestShippedTables(t *testing.T) {
 		if err := tab.Validate(solver.Rules{Stacks: stacks}); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
-		if tab.Options != strategies.DefaultOptions() {
-			t.Errorf("%s: options %s, want the defaults %s", name, tab.Options, strategies.DefaultOptions())
+		// The 4-stack tables were tuned with the exact cycle check and
+		// carry it; the others keep the defaults.
+		wantOpts := strategies.DefaultOptions()
+		if strings.HasPrefix(name, "tuned-4") {
+			wantOpts.Check = strategies.CheckExact
+		}
+		if tab.Options != wantOpts {
+			t.Errorf("%s: options %s, want %s", name, tab.Options, wantOpts)
 		}
 		if isDefault[name] && DefaultPriorityFor(stacks) != name {
 			t.Errorf("DefaultPriorityFor(%d) = %q, want %q", stacks, DefaultPriorityFor(stacks), name)
