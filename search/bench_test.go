@@ -40,6 +40,7 @@ func BenchmarkGames(b *testing.B) {
 	for _, spec := range []string{
 		"deadlock-graph",
 		"priority:deadlock_check=exact+endgame:k=4",
+		"priority:deadlock_check=exact+rescue+endgame:k=4",
 		"priority:deadlock_check=exact+sample:n=32,assign=true+endgame:k=4",
 		"priority:deadlock_check=exact+pimc:k=20,n=16,nodes=5000+endgame:k=4",
 	} {

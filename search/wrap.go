@@ -73,42 +73,59 @@ type endgameSession struct {
 	base solver.Session
 	k    int
 	e    *Endgame
-	reqs []solver.Request
-	out  []solver.Decision
-	idx  []int
+	b    passOn
 }
 
 // Decide implements solver.Session: the requests with a short stock are
 // searched, the others go to the base session in one batch.
 func (s *endgameSession) Decide(ctx context.Context, reqs []solver.Request, out []solver.Decision) error {
-	s.reqs, s.idx = s.reqs[:0], s.idx[:0]
-	for i := range reqs {
-		v := reqs[i].Position
-		if v.StockLen() > s.k {
-			s.reqs = append(s.reqs, reqs[i])
-			s.idx = append(s.idx, i)
-			continue
+	return s.b.decide(ctx, s.base, reqs, out, func(rq *solver.Request) (solver.Decision, bool) {
+		if rq.Position.StockLen() > s.k {
+			return solver.Decision{}, false
 		}
-		st := v.State()
+		st := rq.Position.State()
 		m, _, _, ok := s.e.Best(&st)
 		if !ok {
-			out[i] = solver.Decision{Move: solver.Move{Kind: solver.Resign}, Reason: "no legal move"}
+			return solver.Decision{Move: solver.Move{Kind: solver.Resign}, Reason: "no legal move"}, true
+		}
+		return solver.Decision{Move: m}, true
+	})
+}
+
+// passOn is what a wrapper's session keeps to answer some requests itself
+// and pass the rest to its base session in one batch.
+type passOn struct {
+	reqs []solver.Request
+	out  []solver.Decision
+	// idx[j] is the index in the caller's requests of reqs[j]: after
+	// decide, the requests the base answered.
+	idx []int
+}
+
+// decide answers each request with own when own can (ok true); the rest go
+// to base in one Decide call, and its answers to out.
+func (b *passOn) decide(ctx context.Context, base solver.Session, reqs []solver.Request, out []solver.Decision, own func(*solver.Request) (solver.Decision, bool)) error {
+	b.reqs, b.idx = b.reqs[:0], b.idx[:0]
+	for i := range reqs {
+		if d, ok := own(&reqs[i]); ok {
+			out[i] = d
 			continue
 		}
-		out[i] = solver.Decision{Move: m}
+		b.reqs = append(b.reqs, reqs[i])
+		b.idx = append(b.idx, i)
 	}
-	if len(s.reqs) == 0 {
+	if len(b.reqs) == 0 {
 		return nil
 	}
-	if cap(s.out) < len(s.reqs) {
-		s.out = make([]solver.Decision, len(s.reqs))
+	if cap(b.out) < len(b.reqs) {
+		b.out = make([]solver.Decision, len(b.reqs))
 	}
-	bo := s.out[:len(s.reqs)]
+	bo := b.out[:len(b.reqs)]
 	clear(bo)
-	if err := s.base.Decide(ctx, s.reqs, bo); err != nil {
+	if err := base.Decide(ctx, b.reqs, bo); err != nil {
 		return err
 	}
-	for j, i := range s.idx {
+	for j, i := range b.idx {
 		out[i] = bo[j]
 	}
 	return nil
@@ -121,8 +138,8 @@ func (s *endgameSession) End(ctx context.Context, games []solver.GameID) error {
 func (s *endgameSession) Close() error { return s.base.Close() }
 
 // Kinds are the strategy kinds of this package, to register beside the
-// built-ins: the deadlock-graph player and the endgame, sampling and pimc
-// wrappers.
+// built-ins: the deadlock-graph player and the endgame, sampling, pimc and
+// rescue wrappers.
 func Kinds() []strategies.Kind {
-	return []strategies.Kind{EndgameKind(), DeadlockGraphKind(), SampleKind(), PIMCKind()}
+	return []strategies.Kind{EndgameKind(), DeadlockGraphKind(), SampleKind(), PIMCKind(), RescueKind()}
 }

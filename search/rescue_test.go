@@ -1,0 +1,125 @@
+package search
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/calcsol/calcsol/configs"
+	"github.com/calcsol/calcsol/solver"
+)
+
+// TestRescuePlaysOnWhereBaseResigns: the rescue wrapper changes nothing in a
+// game its base wins; where the base resigns, the wrapped game begins with
+// the base's moves and goes on (its trace replays), and some of those games
+// are won — games the priority table gives up that were not lost.
+func TestRescuePlaysOnWhereBaseResigns(t *testing.T) {
+	base, err := configs.Strategies().BuildSpec("priority:deadlock_check=exact")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rescue := &RescueStrategy{Base: base}
+	ds := loadCorpus(t)[:60]
+	for _, rules := range []solver.Rules{{Stacks: 4}, {Stacks: 4, Preplaced: true}, {Stacks: 3}} {
+		t.Run(rules.String(), func(t *testing.T) {
+			saved, resigned := 0, 0
+			for i, d := range ds {
+				bt, bwon := playResult(t, base, d, rules)
+				rt, rwon := playResult(t, rescue, d, rules)
+				if bwon {
+					if !rwon || !slices.Equal(bt, rt) {
+						t.Errorf("deck %d: the base wins; the rescue wrapper plays another game", i)
+					}
+					continue
+				}
+				resigned++
+				if len(rt) <= len(bt) || !slices.Equal(bt, rt[:len(bt)]) {
+					t.Errorf("deck %d: the wrapped game does not go on from the base's %d moves", i, len(bt))
+				}
+				if rwon {
+					saved++
+				}
+			}
+			t.Logf("%s: base lost %d of %d decks; the rescue won %d of them", rules, resigned, len(ds), saved)
+			if rules.Stacks == 4 && saved == 0 {
+				t.Errorf("no game the base gave up was won on: the wrapper does nothing")
+			}
+		})
+	}
+}
+
+// playResult plays deck d with s; the trace must replay to the same end.
+func playResult(t *testing.T, s solver.Strategy, d solver.Deck, r solver.Rules) ([]solver.Move, bool) {
+	t.Helper()
+	tr := play(t, s, d, r)
+	g, err := solver.Replay(&d, r, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, g.Won()
+}
+
+// TestUnassignedTopMove: a top stacked for no table goes to the first table
+// that needs its rank; an assigned top is left to the base.
+func TestUnassignedTopMove(t *testing.T) {
+	r := solver.Rules{Stacks: 3}
+	tests := []struct {
+		name  string
+		deals string // the first cards of the deck; the rest follow in rank order
+		trace string
+		want  string // the move, "" for none
+	}{
+		{"unassigned 2 needed by table 2", "2A", "2Z", "Z22"},
+		{"assigned 2 left to the base", "2A", "2Z2", ""},
+		{"unassigned 5 needed by no table", "5A", "5Z", ""},
+		{"second stack", "52A", "5Z 2X", "X22"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := deckStarting(t, tc.deals)
+			moves, err := solver.ParseTrace(tc.trace, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := solver.Replay(&d, r, moves)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, ok := unassignedTopMove(g.View())
+			got := ""
+			if ok {
+				got = m.Format(r)
+			}
+			if got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// deckStarting is a deck that deals the ranks of prefix first, then the
+// other cards in rank order.
+func deckStarting(t *testing.T, prefix string) solver.Deck {
+	t.Helper()
+	var left [solver.NumRanks + 1]int
+	for r := range left {
+		left[r] = 4
+	}
+	var d solver.Deck
+	n := 0
+	for i := range len(prefix) {
+		r, err := solver.ParseRank(prefix[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		d[n] = r
+		n++
+		left[r]--
+	}
+	for r := solver.Rank(1); r <= solver.NumRanks; r++ {
+		for ; left[r] > 0; left[r]-- {
+			d[n] = r
+			n++
+		}
+	}
+	return d
+}
