@@ -86,6 +86,12 @@ type Options struct {
 	// MemoBits is log2 of the largest number of refuted positions kept
 	// (0: the default, 2^21, about 100 MB). The table grows to it as needed.
 	MemoBits int
+	// Witness, if not nil, is asked by SolveAll for a winning line before a
+	// deck is searched (the game a strategy played on it, say). A line that
+	// replays to a won game settles the deck as winnable without a search;
+	// any other answer is ignored, so a witness can add proven wins and
+	// nothing else. SolveAll calls it from several goroutines at once.
+	Witness func(ctx context.Context, deck *solver.Deck, rules solver.Rules) []solver.Move
 }
 
 // Plain returns Options with every pruning off: the search then differs from

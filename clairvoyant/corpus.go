@@ -76,7 +76,11 @@ func SolveAll(ctx context.Context, decks []solver.Deck, rules solver.Rules, opts
 					return
 				}
 				i := todo[j]
-				res, err := sv.Solve(ctx, decks[i], rules, budget)
+				res, ok := witnessed(ctx, opts.Witness, &decks[i], rules)
+				var err error
+				if !ok {
+					res, err = sv.Solve(ctx, decks[i], rules, budget)
+				}
 				if err != nil {
 					mu.Lock()
 					if firstErr == nil {
@@ -100,6 +104,23 @@ func SolveAll(ctx context.Context, decks []solver.Deck, rules solver.Rules, opts
 		return results, firstErr
 	}
 	return results, ctx.Err()
+}
+
+// witnessed asks w for a winning line of deck and returns it as a Yes when
+// it replays to a won game.
+func witnessed(ctx context.Context, w func(context.Context, *solver.Deck, solver.Rules) []solver.Move, deck *solver.Deck, rules solver.Rules) (Result, bool) {
+	if w == nil {
+		return Result{}, false
+	}
+	tr := w(ctx, deck, rules)
+	if tr == nil {
+		return Result{}, false
+	}
+	g, err := solver.Replay(deck, rules, tr)
+	if err != nil || !g.Won() {
+		return Result{}, false
+	}
+	return Result{Winnable: Yes, Trace: tr}, true
 }
 
 // Tally counts the verdicts of a corpus.
@@ -224,4 +245,22 @@ func ReadBoundFile(r io.Reader) (*BoundFile, error) {
 		return nil, fmt.Errorf("bound file: %w", err)
 	}
 	return &b, nil
+}
+
+// StrategyWitness makes a Witness (Options) of a strategy: the game it plays
+// on the deck, when that game is won. A strategy that fails, or loses, gives
+// no witness.
+func StrategyWitness(s solver.Strategy) func(context.Context, *solver.Deck, solver.Rules) []solver.Move {
+	return func(ctx context.Context, d *solver.Deck, r solver.Rules) []solver.Move {
+		sess, err := s.Start(ctx, r)
+		if err != nil {
+			return nil
+		}
+		defer sess.Close()
+		res, err := solver.Play(ctx, d, r, sess, true)
+		if err != nil || res.Failed || !res.Won {
+			return nil
+		}
+		return res.Trace
+	}
 }

@@ -41,11 +41,14 @@ the bound on every strategy's success rate, [winnable/n, (winnable+unknown)/n]
 widened by the Wilson interval at each end. --out writes the per-deck
 verdicts as JSON (corpus checksum, rules, per deck true/false/null);
 --resume FILE reads such a file and searches only the decks it left unknown
-(with a larger --nodes, say).`,
+(with a larger --nodes, say). --try STRATEGY plays that strategy on each deck
+before searching it: a game it wins, replayed, is a proof that the deck is
+winnable (a strategy's loss proves nothing, so the search then runs as usual).`,
 		Example: `  calcsol solve --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --stacks 4
   calcsol solve --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --json --nodes 1000000
   calcsol corpus generate --deck standard52 --shuffle U --count 20 --seed 5 --out twenty.txt
   calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 20000 --out twenty-s4p.json
+  calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 20000 --resume twenty-s4p.json --try priority:table=tuned-4-preplaced+rescue+endgame --out twenty-s4p.json
   calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 0 --resume twenty-s4p.json --out twenty-s4p.json`,
 		Args: cobra.NoArgs,
 		RunE: runSolve,
@@ -59,6 +62,7 @@ verdicts as JSON (corpus checksum, rules, per deck true/false/null);
 	f.Int("workers", runtime.NumCPU(), "with --corpus: decks solved in parallel")
 	f.String("out", "", "with --corpus: write the per-deck verdicts to this JSON file")
 	f.String("resume", "", "with --corpus: keep the decks this earlier --out file settles, solve only its unknowns")
+	f.String("try", "", "with --corpus: play this strategy on each deck first; a won game settles the deck (a kind, with parameters: priority+rescue+endgame)")
 	addRulesFlags(cmd)
 	return cmd
 }
@@ -157,10 +161,18 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 			return badInput("--resume %s: %v", resume, err)
 		}
 	}
+	var opts clairvoyant.Options
+	if spec, _ := f.GetString("try"); spec != "" {
+		s, err := strategyRegistry().BuildSpec(spec)
+		if err != nil {
+			return badInput("--try: %w", err)
+		}
+		opts.Witness = clairvoyant.StrategyWitness(s)
+	}
 	// The shared progress line, drawn only when standard error is a terminal.
 	bar := progress.Start(cmd.ErrOrStderr(), "decks", int64(len(ds)))
 	start := time.Now()
-	results, err := clairvoyant.SolveAll(ctx, ds, rules, clairvoyant.Options{}, budget, workers, prior, bar.Count(0))
+	results, err := clairvoyant.SolveAll(ctx, ds, rules, opts, budget, workers, prior, bar.Count(0))
 	bar.Stop()
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 		return err

@@ -1,0 +1,61 @@
+package clairvoyant_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/calcsol/calcsol/clairvoyant"
+	"github.com/calcsol/calcsol/solver"
+)
+
+// TestWitness: SolveAll takes a witness's line as a proof only when it
+// replays to a won game; anything else leaves the deck to the search.
+func TestWitness(t *testing.T) {
+	rules := solver.Rules{Stacks: 4, Preplaced: true}
+	ds := corpusDecks(t, 4)
+	budget := clairvoyant.Budget{Nodes: 200_000}
+	// The winning lines the search itself finds, to hand back as witnesses.
+	lines := make(map[solver.Deck][]solver.Move)
+	plain, err := clairvoyant.SolveAll(context.Background(), ds, rules, clairvoyant.Options{}, budget, 1, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range plain {
+		if r.Winnable != clairvoyant.Yes {
+			t.Fatalf("deck %d is not won within the budget: pick other decks", i)
+		}
+		lines[ds[i]] = r.Trace
+	}
+	tests := []struct {
+		name     string
+		witness  func(*solver.Deck) []solver.Move
+		searched bool // the search had to run (nodes > 0)
+	}{
+		{"a winning line settles the deck", func(d *solver.Deck) []solver.Move { return lines[*d] }, false},
+		{"no line", func(*solver.Deck) []solver.Move { return nil }, true},
+		{"a line cut short", func(d *solver.Deck) []solver.Move { l := lines[*d]; return l[:len(l)-1] }, true},
+		{"an illegal line", func(d *solver.Deck) []solver.Move {
+			return append([]solver.Move{{Kind: solver.StackToTable, Stack: 0, Table: 1}}, lines[*d]...)
+		}, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := clairvoyant.Options{Witness: func(_ context.Context, d *solver.Deck, _ solver.Rules) []solver.Move { return tc.witness(d) }}
+			res, err := clairvoyant.SolveAll(context.Background(), ds, rules, opts, budget, 2, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range res {
+				if r.Winnable != clairvoyant.Yes {
+					t.Errorf("deck %d: %s, want winnable", i, r.Winnable)
+				}
+				if searched := r.Nodes > 0; searched != tc.searched {
+					t.Errorf("deck %d: searched %v (%d nodes), want %v", i, searched, r.Nodes, tc.searched)
+				}
+				if g, err := solver.Replay(&ds[i], rules, r.Trace); err != nil || !g.Won() {
+					t.Errorf("deck %d: the trace does not win: %v", i, err)
+				}
+			}
+		})
+	}
+}
