@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -29,6 +30,14 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		UpdateScripts:       goldenfile.Updating(),
 		RequireExplicitExec: true,
+		// [race]: the test binary runs under the race detector, which
+		// makes the default tournament (a minute of CPU) take ten.
+		Condition: func(cond string) (bool, error) {
+			if cond == "race" {
+				return raceDetector, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status":  cmdStatus,
 			"waitfor": cmdWaitfor,
@@ -119,6 +128,11 @@ func TestExamplesAreScripts(t *testing.T) {
 		}
 		for _, l := range strings.Split(string(a.Comment), "\n") {
 			l = strings.TrimSpace(l)
+			if strings.HasPrefix(l, "[") {
+				if _, rest, ok := strings.Cut(l, "] "); ok {
+					l = rest
+				}
+			}
 			l = strings.TrimPrefix(l, "exec ")
 			if strings.HasPrefix(l, "status ") {
 				l = strings.SplitN(l, " ", 3)[2]
