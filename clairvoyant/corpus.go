@@ -112,7 +112,8 @@ func witnessed(ctx context.Context, w func(context.Context, *solver.Deck, solver
 	if w == nil {
 		return Result{}, false
 	}
-	tr := w(ctx, deck, rules)
+	d := *deck // the witness's own copy: the replay below reads the original
+	tr := w(ctx, &d, rules)
 	if tr == nil {
 		return Result{}, false
 	}
@@ -247,20 +248,80 @@ func ReadBoundFile(r io.Reader) (*BoundFile, error) {
 	return &b, nil
 }
 
-// StrategyWitness makes a Witness (Options) of a strategy: the game it plays
-// on the deck, when that game is won. A strategy that fails, or loses, gives
-// no witness.
-func StrategyWitness(s solver.Strategy) func(context.Context, *solver.Deck, solver.Rules) []solver.Move {
-	return func(ctx context.Context, d *solver.Deck, r solver.Rules) []solver.Move {
-		sess, err := s.Start(ctx, r)
-		if err != nil {
-			return nil
-		}
-		defer sess.Close()
-		res, err := solver.Play(ctx, d, r, sess, true)
-		if err != nil || res.Failed || !res.Won {
-			return nil
-		}
-		return res.Trace
+// StrategyWitness plays a strategy on the decks of SolveAll (its Line is an
+// Options.Witness): the game it plays on a deck, when that game is won. It
+// opens a session when a worker needs one and keeps it for the worker's
+// next deck (a plugin strategy starts a process per session, not per deck);
+// Close closes them all.
+type StrategyWitness struct {
+	s     solver.Strategy
+	rules solver.Rules
+	mu    sync.Mutex
+	free  []solver.Session
+	all   []solver.Session
+}
+
+// NewStrategyWitness opens a first session of s for rules, so that a
+// strategy that cannot play them (a table for another number of stacks, a
+// plugin that does not start) is an error here, not a silent lack of
+// witnesses.
+func NewStrategyWitness(ctx context.Context, s solver.Strategy, rules solver.Rules) (*StrategyWitness, error) {
+	sess, err := s.Start(ctx, rules)
+	if err != nil {
+		return nil, err
 	}
+	return &StrategyWitness{s: s, rules: rules, free: []solver.Session{sess}, all: []solver.Session{sess}}, nil
+}
+
+// Line plays the deck and returns the moves when the game is won, else nil.
+func (w *StrategyWitness) Line(ctx context.Context, d *solver.Deck, r solver.Rules) []solver.Move {
+	if r != w.rules {
+		return nil
+	}
+	sess := w.get(ctx)
+	if sess == nil {
+		return nil
+	}
+	defer w.put(sess)
+	res, err := solver.Play(ctx, d, r, sess, true)
+	if err != nil || res.Failed || !res.Won {
+		return nil
+	}
+	return res.Trace
+}
+
+func (w *StrategyWitness) get(ctx context.Context) solver.Session {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if n := len(w.free); n > 0 {
+		sess := w.free[n-1]
+		w.free = w.free[:n-1]
+		return sess
+	}
+	sess, err := w.s.Start(ctx, w.rules)
+	if err != nil {
+		return nil
+	}
+	w.all = append(w.all, sess)
+	return sess
+}
+
+func (w *StrategyWitness) put(sess solver.Session) {
+	w.mu.Lock()
+	w.free = append(w.free, sess)
+	w.mu.Unlock()
+}
+
+// Close closes every session the witness opened.
+func (w *StrategyWitness) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var first error
+	for _, sess := range w.all {
+		if err := sess.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	w.all, w.free = nil, nil
+	return first
 }

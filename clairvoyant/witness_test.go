@@ -2,9 +2,11 @@ package clairvoyant_test
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 
 	"github.com/calcsol/calcsol/clairvoyant"
+	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -57,5 +59,75 @@ func TestWitness(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// countStarts counts the sessions a strategy opens.
+type countStarts struct {
+	solver.Strategy
+	n atomic.Int32
+}
+
+func (c *countStarts) Start(ctx context.Context, r solver.Rules) (solver.Session, error) {
+	c.n.Add(1)
+	return c.Strategy.Start(ctx, r)
+}
+
+// TestStrategyWitness: the decks a strategy wins are settled by its games
+// alone (a search of one node settles nothing), the others stay unknown;
+// sessions are reused (at most one per worker); a strategy that cannot
+// play the rules is an error at once.
+func TestStrategyWitness(t *testing.T) {
+	reg := configs.Strategies()
+	base, err := reg.BuildSpec("priority:deadlock_check=exact")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := solver.Rules{Stacks: 4, Preplaced: true}
+	ds := corpusDecks(t, 30)
+	won := 0
+	for _, d := range ds {
+		sess, err := base.Start(context.Background(), rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := solver.Play(context.Background(), &d, rules, sess, false)
+		sess.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Won {
+			won++
+		}
+	}
+	if won == 0 || won == len(ds) {
+		t.Fatalf("the strategy wins %d of %d decks: pick decks where it wins some and loses some", won, len(ds))
+	}
+	cs := &countStarts{Strategy: base}
+	w, err := clairvoyant.NewStrategyWitness(context.Background(), cs, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const workers = 2
+	res, err := clairvoyant.SolveAll(context.Background(), ds, rules, clairvoyant.Options{Witness: w.Line}, clairvoyant.Budget{Nodes: 1}, workers, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tally := clairvoyant.Count(res)
+	if tally.Winnable != won || tally.Unknown != len(ds)-won {
+		t.Errorf("winnable %d, unknown %d; the strategy wins %d of %d", tally.Winnable, tally.Unknown, won, len(ds))
+	}
+	if n := cs.n.Load(); n > workers {
+		t.Errorf("%d sessions opened for %d workers", n, workers)
+	}
+	three, err := reg.BuildSpec("priority:table=tuned-3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := clairvoyant.NewStrategyWitness(context.Background(), three, rules); err == nil {
+		t.Error("a 3-stack table was accepted as a witness for 4 stacks")
 	}
 }

@@ -15,13 +15,12 @@ import (
 // position is lost for good only when every assignment of its stacked cards
 // has a cycle (Acyclic). Where the base resigns, the wrapper plays the
 // deadlock-graph player's move instead (which stacks unassigned and keeps
-// some assignment acyclic when it can); and a stack top that no table was
-// assigned to goes to a table that needs it as soon as one does, since the
-// base moves only assigned tops.
+// some assignment acyclic when it can), and the game goes on. (The priority
+// table moves a top stacked unassigned to the first table that needs it.)
 func RescueKind() strategies.Kind {
 	return strategies.Kind{
 		Name: "rescue",
-		Doc:  "wrapper: where the base resigns, play on with the deadlock-graph player's move; unassigned stack tops go to a table that needs them",
+		Doc:  "wrapper: where the base resigns, play on with the deadlock-graph player's move",
 		Wrap: func(base solver.Strategy, _ map[string]string) (solver.Strategy, error) {
 			return &RescueStrategy{Base: base}, nil
 		},
@@ -52,21 +51,16 @@ func (s *RescueStrategy) Start(ctx context.Context, r solver.Rules) (solver.Sess
 type rescueSession struct {
 	base solver.Session
 	dg   *DeadlockGraph
-	b    passOn
 }
 
-// Decide implements solver.Session: unassigned tops that a table needs are
-// moved at once; the other requests go to the base in one batch, and its
-// resignations are replaced by the deadlock-graph player's moves.
+// Decide implements solver.Session: the requests go to the base in one
+// batch, and its resignations are replaced by the deadlock-graph player's
+// moves.
 func (s *rescueSession) Decide(ctx context.Context, reqs []solver.Request, out []solver.Decision) error {
-	err := s.b.decide(ctx, s.base, reqs, out, func(rq *solver.Request) (solver.Decision, bool) {
-		m, ok := unassignedTopMove(rq.Position)
-		return solver.Decision{Move: m}, ok
-	})
-	if err != nil {
+	if err := s.base.Decide(ctx, reqs, out); err != nil {
 		return err
 	}
-	for _, i := range s.b.idx {
+	for i := range reqs {
 		if out[i].Failed || out[i].Move.Kind != solver.Resign {
 			continue
 		}
@@ -76,23 +70,6 @@ func (s *rescueSession) Decide(ctx context.Context, reqs []solver.Request, out [
 		}
 	}
 	return nil
-}
-
-// unassignedTopMove finds a stack top without an assigned table that some
-// table needs now (the first such stack, the first such table).
-func unassignedTopMove(v solver.View) (solver.Move, bool) {
-	for s := range v.Stacks() {
-		t := v.Top(s)
-		if t == 0 || t.Table() != 0 {
-			continue
-		}
-		for x := 1; x <= solver.Tables; x++ {
-			if v.Need(x) == t.Rank() {
-				return solver.Move{Kind: solver.StackToTable, Rank: t.Rank(), Stack: int8(s), Table: int8(x)}, true
-			}
-		}
-	}
-	return solver.Move{}, false
 }
 
 // End implements solver.Session.

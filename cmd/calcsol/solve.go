@@ -167,7 +167,12 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 		if err != nil {
 			return badInput("--try: %w", err)
 		}
-		opts.Witness = clairvoyant.StrategyWitness(s)
+		w, err := clairvoyant.NewStrategyWitness(ctx, s, rules)
+		if err != nil {
+			return badInput("--try %s: %w", spec, err)
+		}
+		defer w.Close()
+		opts.Witness = w.Line
 	}
 	// The shared progress line, drawn only when standard error is a terminal.
 	bar := progress.Start(cmd.ErrOrStderr(), "decks", int64(len(ds)))
