@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"testing"
 
 	"github.com/calcsol/calcsol/decks/corpus"
@@ -57,4 +58,23 @@ func playUntil(t testing.TB, d *solver.Deck, r solver.Rules, k int) (moves []sol
 		moves = append(moves, m)
 	}
 	return nil, false
+}
+
+// playResult plays deck d with s and returns the trace and whether the game
+// was won; the trace must replay to the same end.
+func playResult(t *testing.T, s solver.Strategy, d solver.Deck, r solver.Rules) ([]solver.Move, bool) {
+	t.Helper()
+	sess, err := s.Start(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	res, err := solver.Play(context.Background(), &d, r, sess, true)
+	if err != nil || res.Failed {
+		t.Fatalf("play: %v %s", err, res.Reason)
+	}
+	if g, err := solver.Replay(&d, r, res.Trace); err != nil || g.Won() != res.Won {
+		t.Fatalf("replay: %v", err)
+	}
+	return res.Trace, res.Won
 }

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -59,17 +58,6 @@ func TestPIMCFair(t *testing.T) {
 // play plays deck d with s and returns the trace, which must replay.
 func play(t *testing.T, s solver.Strategy, d solver.Deck, r solver.Rules) []solver.Move {
 	t.Helper()
-	sess, err := s.Start(context.Background(), r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sess.Close()
-	res, err := solver.Play(context.Background(), &d, r, sess, true)
-	if err != nil || res.Failed {
-		t.Fatalf("play: %v %s", err, res.Reason)
-	}
-	if g, err := solver.Replay(&d, r, res.Trace); err != nil || g.Won() != res.Won {
-		t.Fatalf("replay: %v", err)
-	}
-	return res.Trace
+	tr, _ := playResult(t, s, d, r)
+	return tr
 }

@@ -46,14 +46,3 @@ func TestRescuePlaysOnWhereBaseResigns(t *testing.T) {
 		})
 	}
 }
-
-// playResult plays deck d with s; the trace must replay to the same end.
-func playResult(t *testing.T, s solver.Strategy, d solver.Deck, r solver.Rules) ([]solver.Move, bool) {
-	t.Helper()
-	tr := play(t, s, d, r)
-	g, err := solver.Replay(&d, r, tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tr, g.Won()
-}

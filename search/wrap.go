@@ -73,59 +73,42 @@ type endgameSession struct {
 	base solver.Session
 	k    int
 	e    *Endgame
-	b    passOn
+	reqs []solver.Request
+	out  []solver.Decision
+	idx  []int
 }
 
 // Decide implements solver.Session: the requests with a short stock are
 // searched, the others go to the base session in one batch.
 func (s *endgameSession) Decide(ctx context.Context, reqs []solver.Request, out []solver.Decision) error {
-	return s.b.decide(ctx, s.base, reqs, out, func(rq *solver.Request) (solver.Decision, bool) {
-		if rq.Position.StockLen() > s.k {
-			return solver.Decision{}, false
-		}
-		st := rq.Position.State()
-		m, _, _, ok := s.e.Best(&st)
-		if !ok {
-			return solver.Decision{Move: solver.Move{Kind: solver.Resign}, Reason: "no legal move"}, true
-		}
-		return solver.Decision{Move: m}, true
-	})
-}
-
-// passOn is what a wrapper's session keeps to answer some requests itself
-// and pass the rest to its base session in one batch.
-type passOn struct {
-	reqs []solver.Request
-	out  []solver.Decision
-	// idx[j] is the index in the caller's requests of reqs[j]: after
-	// decide, the requests the base answered.
-	idx []int
-}
-
-// decide answers each request with own when own can (ok true); the rest go
-// to base in one Decide call, and its answers to out.
-func (b *passOn) decide(ctx context.Context, base solver.Session, reqs []solver.Request, out []solver.Decision, own func(*solver.Request) (solver.Decision, bool)) error {
-	b.reqs, b.idx = b.reqs[:0], b.idx[:0]
+	s.reqs, s.idx = s.reqs[:0], s.idx[:0]
 	for i := range reqs {
-		if d, ok := own(&reqs[i]); ok {
-			out[i] = d
+		v := reqs[i].Position
+		if v.StockLen() > s.k {
+			s.reqs = append(s.reqs, reqs[i])
+			s.idx = append(s.idx, i)
 			continue
 		}
-		b.reqs = append(b.reqs, reqs[i])
-		b.idx = append(b.idx, i)
+		st := v.State()
+		m, _, _, ok := s.e.Best(&st)
+		if !ok {
+			out[i] = solver.Decision{Move: solver.Move{Kind: solver.Resign}, Reason: "no legal move"}
+			continue
+		}
+		out[i] = solver.Decision{Move: m}
 	}
-	if len(b.reqs) == 0 {
+	if len(s.reqs) == 0 {
 		return nil
 	}
-	if cap(b.out) < len(b.reqs) {
-		b.out = make([]solver.Decision, len(b.reqs))
+	if cap(s.out) < len(s.reqs) {
+		s.out = make([]solver.Decision, len(s.reqs))
 	}
-	bo := b.out[:len(b.reqs)]
+	bo := s.out[:len(s.reqs)]
 	clear(bo)
-	if err := base.Decide(ctx, b.reqs, bo); err != nil {
+	if err := s.base.Decide(ctx, s.reqs, bo); err != nil {
 		return err
 	}
-	for j, i := range b.idx {
+	for j, i := range s.idx {
 		out[i] = bo[j]
 	}
 	return nil
