@@ -15,7 +15,7 @@ import (
 )
 
 func TestShippedTables(t *testing.T) {
-	want := map[string]int{"nanzaki-shintani": 3, "nanzaki-shintani-4": 4, "tuned-3": 3, "tuned-4": 4, "tuned-4-preplaced": 4}
+	want := map[string]int{"nanzaki-shintani": 3, "nanzaki-shintani-4": 4, "tuned-3": 3, "tuned-3-exact": 3, "tuned-3-preplaced": 3, "tuned-4": 4, "tuned-4-preplaced": 4}
 	// The defaults for their number of stacks; the tuned tables are shipped
 	// beside them.
 	isDefault := map[string]bool{"nanzaki-shintani": true, "nanzaki-shintani-4": true}
@@ -31,10 +31,11 @@ func TestShippedTables(t *testing.T) {
 		if err := tab.Validate(solver.Rules{Stacks: stacks}); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
-		// The 4-stack tables were tuned with the exact cycle check and
-		// carry it; the others keep the defaults.
+		// The 4-stack tables, tuned-3-exact and tuned-3-preplaced were
+		// tuned with the exact cycle check and carry it; the others keep
+		// the defaults.
 		wantOpts := strategies.DefaultOptions()
-		if strings.HasPrefix(name, "tuned-4") {
+		if strings.HasPrefix(name, "tuned-4") || name == "tuned-3-preplaced" || name == "tuned-3-exact" {
 			wantOpts.Check = strategies.CheckExact
 		}
 		if tab.Options != wantOpts {
@@ -171,9 +172,9 @@ func TestParsePriorityErrors(t *testing.T) {
 		err      string
 	}{
 		{"unknown rank", "{rank: 9,", "{rank: 1,", fmt.Sprintf("f.yaml:%d: unknown rank '1'", rank9)},
-		{"unknown operation", "N4 N2 X4 T3", "N4 N2 P4 T3", fmt.Sprintf(`f.yaml:%d: rank 9: operation "P4": 'P' is not T, N or a stack of this table (ZXC)`, rank9)},
+		{"unknown operation", "N4 N2 X4 T3", "N4 N2 P4 T3", fmt.Sprintf(`f.yaml:%d: rank 9: operation "P4": 'P' is not T, N, F, E or a stack of this table (ZXC)`, rank9)},
 		{"bad table", "N4 N2 X4 T3", "N4 N2 X5 T3", fmt.Sprintf(`f.yaml:%d: rank 9: operation "X5": table '5' is not 1..4`, rank9)},
-		{"stack the table does not have", "N4 N2 X4 T3", "N4 N2 V4 T3", fmt.Sprintf(`f.yaml:%d: rank 9: operation "V4": 'V' is not T, N or a stack`, rank9)},
+		{"stack the table does not have", "N4 N2 X4 T3", "N4 N2 V4 T3", fmt.Sprintf(`f.yaml:%d: rank 9: operation "V4": 'V' is not T, N, F, E or a stack`, rank9)},
 		{"duplicate operation", "N4 N2 X4 T3", "N4 N2 N4 T3", fmt.Sprintf("f.yaml:%d: rank 9: operation N4 appears twice", rank9)},
 		{"missing rank", "  - {rank: 9, ops: \"N4 N2 X4 T3 N3 T1 N1 T2 T4 Z2 Z1 Z3 Z4 X2 X1 X3 C4 C2 C1 C3\"}\n", "", fmt.Sprintf("f.yaml:%d: rank 9 is missing", lineOf("ranks:")+1)},
 		{"rank twice", "{rank: 9,", "{rank: 8,", fmt.Sprintf("f.yaml:%d: rank 8 given twice", rank9)},

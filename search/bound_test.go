@@ -26,7 +26,7 @@ func TestNoStrategyBeatsTheSolver(t *testing.T) {
 		reg.MustRegister(k)
 	}
 	specs := []string{"greedy", "priority:deadlock_check=exact+endgame:k=4", "deadlock-graph+endgame:k=4", "priority+sample:n=4", "deadlock-graph",
-		"priority:deadlock_check=exact+pimc:k=14,n=4,nodes=2000"}
+		"priority:deadlock_check=exact+pimc:k=14,n=4,nodes=2000", "priority:deadlock_check=exact+rescue+endgame:k=4"}
 	rules := []solver.Rules{{Stacks: 3}, {Stacks: 3, Preplaced: true}, {Stacks: 4}, {Stacks: 4, Preplaced: true}}
 	ctx := context.Background()
 	sv := clairvoyant.NewSolver(clairvoyant.Options{})

@@ -231,7 +231,7 @@ func (d *DeadlockGraph) choose(st *solver.State) (solver.Move, bool) {
 		case solver.ToTable:
 			c = -1000
 		case solver.ToStack:
-			c = d.W.cost(&nd, m.Rank, st.Top(int(m.Stack)))
+			c = d.W.cost(st, &nd, m.Rank, st.Top(int(m.Stack)))
 		}
 		cands = append(cands, rated{m, c})
 	}

@@ -17,26 +17,42 @@ import (
 // deadlock-graph player's move instead (which stacks unassigned and keeps
 // some assignment acyclic when it can), and the game goes on. (The priority
 // table moves a top stacked unassigned to the first table that needs it.)
+// The deadlock-graph player's weights are the wrapper's parameters, so that
+// a tuner can tune the rescue for a base (w_gap, w_bury, …).
 func RescueKind() strategies.Kind {
 	return strategies.Kind{
-		Name: "rescue",
-		Doc:  "wrapper: where the base resigns, play on with the deadlock-graph player's move",
-		Wrap: func(base solver.Strategy, _ map[string]string) (solver.Strategy, error) {
-			return &RescueStrategy{Base: base}, nil
+		Name:   "rescue",
+		Doc:    "wrapper: where the base resigns, play on with the deadlock-graph player's move",
+		Params: weightParams(DefaultWeights),
+		Wrap: func(base solver.Strategy, params map[string]string) (solver.Strategy, error) {
+			w, err := weightsFrom(params)
+			if err != nil {
+				return nil, err
+			}
+			return &RescueStrategy{Base: base, W: w}, nil
 		},
 	}
 }
 
-// RescueStrategy plays its base, and the deadlock-graph player where the
-// base resigns (see RescueKind).
+// RescueStrategy plays its base, and the deadlock-graph player with weights
+// W where the base resigns (see RescueKind). A zero W means DefaultWeights.
 type RescueStrategy struct {
 	Base solver.Strategy
+	W    Weights
+}
+
+func (s *RescueStrategy) weights() Weights {
+	if s.W == (Weights{}) {
+		return DefaultWeights
+	}
+	return s.W
 }
 
 // Info implements solver.Strategy.
 func (s *RescueStrategy) Info() solver.Info {
 	bi := s.Base.Info()
-	return solver.Info{Name: bi.Name + "+rescue", Stochastic: bi.Stochastic, Params: bi.Params}
+	ps := append(append([]solver.Param(nil), bi.Params...), weightParams(s.weights())...)
+	return solver.Info{Name: bi.Name + "+rescue", Stochastic: bi.Stochastic, Params: ps}
 }
 
 // Start implements solver.Strategy.
@@ -45,7 +61,7 @@ func (s *RescueStrategy) Start(ctx context.Context, r solver.Rules) (solver.Sess
 	if err != nil {
 		return nil, err
 	}
-	return &rescueSession{base: base, dg: NewDeadlockGraph(DefaultWeights)}, nil
+	return &rescueSession{base: base, dg: NewDeadlockGraph(s.weights())}, nil
 }
 
 type rescueSession struct {

@@ -46,3 +46,51 @@ func TestRescuePlaysOnWhereBaseResigns(t *testing.T) {
 		})
 	}
 }
+
+// TestChains: chain stacking needs the card's slot open on a table whose
+// next slot is the covered card's rank (tables as in docs/rules.md).
+func TestChains(t *testing.T) {
+	st, err := solver.NewState(solver.Rules{Stacks: 3, Preplaced: true}) // A 2 3 4 on tables 1-4
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		y, top solver.Rank
+		want   bool
+	}{
+		{5, 6, true},   // table 1: … 5 6 …
+		{2, 3, true},   // table 1: 2 is open (only A placed), then 3
+		{1, 2, false},  // A then 2 only on table 1, which holds A already
+		{1, 3, true},   // table 2: … A 3 …
+		{12, 1, true},  // table 2: … Q A …
+		{13, 1, false}, // a king ends every table
+		{6, 5, false},  // 5 follows 6 on no table (table 1 goes 6 7, table 3 goes 6 9, …)
+	}
+	for _, tc := range tests {
+		if got := chains(&st, tc.y, tc.top); got != tc.want {
+			t.Errorf("chains(%s on %s) = %v, want %v", tc.y, tc.top, got, tc.want)
+		}
+	}
+}
+
+// TestRescueParams: the rescue's weights are its parameters.
+func TestRescueParams(t *testing.T) {
+	reg := configs.Strategies()
+	for _, k := range Kinds() {
+		reg.MustRegister(k)
+	}
+	s, err := reg.BuildSpec("priority:deadlock_check=exact+rescue:w_chain=5,w_gap=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range s.Info().Params {
+		got[p.Name] = p.Value
+	}
+	if got["w_chain"] != "5" || got["w_gap"] != "2" || got["w_bury"] != "20" {
+		t.Errorf("params %v: want w_chain 5, w_gap 2, w_bury 20 (default)", got)
+	}
+	if _, err := reg.BuildSpec("priority+rescue:w_gap=x"); err == nil {
+		t.Error("w_gap=x: no error")
+	}
+}

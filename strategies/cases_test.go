@@ -7,6 +7,7 @@ import (
 
 	"github.com/calcsol/calcsol/deadlock"
 	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/strategies"
 )
 
 // deckWith returns the deck that starts with prefix (rank characters) and
@@ -27,6 +28,22 @@ func deckWith(t *testing.T, prefix string) solver.Deck {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// replayed returns the game of deck (a prefix completed by deckWith) after
+// the moves of setup.
+func replayed(t *testing.T, deck, setup string, r solver.Rules) *solver.Game {
+	t.Helper()
+	d := deckWith(t, deck)
+	moves, err := solver.ParseTrace(setup, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := solver.Replay(&d, r, moves)
+	if err != nil {
+		t.Fatalf("setup: %v", err)
+	}
+	return g
 }
 
 // Hand-worked decisions of the priority strategy (Table 1, 3 stacks, base):
@@ -92,15 +109,7 @@ func TestPriorityHandWorked(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := solver.Rules{Stacks: 3}
-			d := deckWith(t, tc.deck)
-			moves, err := solver.ParseTrace(tc.setup, r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g, err := solver.Replay(&d, r, moves)
-			if err != nil {
-				t.Fatalf("setup: %v", err)
-			}
+			g := replayed(t, tc.deck, tc.setup, r)
 			m, err := priority(t, r, tc.opts...).Choose(g.View())
 			got := ""
 			if err != nil {
@@ -141,5 +150,62 @@ func TestCheck2RefusesC4(t *testing.T) {
 		t.Errorf("Exact sees no cycle for 9 on C for table 4")
 	} else {
 		t.Log(cyc)
+	}
+}
+
+// Hand-worked decisions of calcsol's fit (Fx) and empty-stack (Ex)
+// operations, 3 stacks, tables start empty, the exact check. A card's wait
+// is how many cards its table must still get before it.
+func TestFitAndEmptyOps(t *testing.T) {
+	tests := []struct {
+		name, ops, deck, setup, want string
+	}{
+		{
+			// 3 for table 1 waits 2 (A 2 first). Z's top K>1 waits 12, X's
+			// 6>1 waits 5: both wait longer, X least; C is empty.
+			name: "fit: the top needed soonest after the card", ops: "F1", deck: "K63", setup: "KZ1 6X1", want: "3X1",
+		},
+		{
+			// 9 for table 1 waits 8: Z's 2>1 (1) and X's 6>1 (5) are needed
+			// before it, so F1 finds nothing. 9 for table 2 waits 10: no top
+			// waits longer. 9 for table 3 (3 6 9) waits 2: X's 6>1 waits 5.
+			name: "fit: tops needed sooner are passed over", ops: "F1 F2 F3", deck: "269", setup: "2Z1 6X1", want: "9X3",
+		},
+		{
+			name: "empty: the first empty stack", ops: "E1", deck: "269", setup: "2Z1 6X1", want: "9C1",
+		},
+		{
+			// No stack is empty: E1 is skipped, Z2 is played.
+			name: "empty: none left", ops: "E1 Z2", deck: "2694", setup: "2Z1 6X1 9C1", want: "4Z2",
+		},
+	}
+	r := solver.Rules{Stacks: 3}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tab := &strategies.Table{Name: "test", Stacks: "ZXC", Options: strategies.DefaultOptions()}
+			tab.Options.Check = strategies.CheckExact
+			for k := solver.Rank(1); k <= solver.NumRanks; k++ {
+				ops, err := strategies.ParseOps(tc.ops+" Z1 X1 C1", tab.Stacks)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tab.Ops[k] = ops
+			}
+			p, err := strategies.NewPriority(tab, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := replayed(t, tc.deck, tc.setup, r)
+			m, err := p.Choose(g.View())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Rank == 0 {
+				m.Rank = g.Drawn()
+			}
+			if got := m.Format(r); got != tc.want {
+				t.Errorf("after %q the strategy plays %q, want %q\n%s", tc.setup, got, tc.want, g.Position.String())
+			}
+		})
 	}
 }

@@ -102,6 +102,19 @@ func (s *Priority) Choose(p solver.View) (solver.Move, error) {
 			if p.SlotFree(x, y) && s.safe(p, y, x, int(o.stack)) {
 				return solver.Move{Kind: solver.ToStack, Rank: y, Stack: o.stack, Table: o.table}, nil
 			}
+		case OpFit:
+			if st, ok := s.fit(p, y, x); ok {
+				return solver.Move{Kind: solver.ToStack, Rank: y, Stack: int8(st), Table: o.table}, nil
+			}
+		case OpEmpty:
+			if !p.SlotFree(x, y) {
+				continue
+			}
+			for st := 0; st < p.Stacks(); st++ {
+				if p.Height(st) == 0 && s.safe(p, y, x, st) {
+					return solver.Move{Kind: solver.ToStack, Rank: y, Stack: int8(st), Table: o.table}, nil
+				}
+			}
 		}
 	}
 	if s.lastStack {
@@ -171,4 +184,43 @@ func (s *Priority) dump(p solver.View, y solver.Rank) solver.Move {
 // safe runs the configured deadlock check for stacking y (for table x) on stack st.
 func (s *Priority) safe(p solver.View, y solver.Rank, x, st int) bool {
 	return s.closes == nil || !s.closes(p, y, x, st)
+}
+
+// fit finds the stack for OpFit: y, meant for table x, goes on the
+// non-empty stack whose top waits least among the tops that wait longer
+// than y, and that passes the check (the first in name order on a tie).
+func (s *Priority) fit(p solver.View, y solver.Rank, x int) (int, bool) {
+	if !p.SlotFree(x, y) {
+		return 0, false
+	}
+	wy := solver.TablePos(x, y) - p.Placed(x)
+	best, bestWait := -1, 0
+	for st := 0; st < p.Stacks(); st++ {
+		t := p.Top(st)
+		if t == 0 {
+			continue
+		}
+		w := stackedWait(p, t)
+		if w > wy && (best < 0 || w < bestWait) && s.safe(p, y, x, st) {
+			best, bestWait = st, w
+		}
+	}
+	return best, best >= 0
+}
+
+// stackedWait is how many cards the table of stacked card c must still get before
+// c: for a card stacked unassigned, the least over the tables that lack its
+// rank.
+func stackedWait(p solver.View, c solver.Card) int {
+	r := c.Rank()
+	if x := c.Table(); x != 0 {
+		return solver.TablePos(x, r) - p.Placed(x)
+	}
+	w := solver.NumRanks
+	for x := 1; x <= solver.Tables; x++ {
+		if !p.Filled(x, r) {
+			w = min(w, solver.TablePos(x, r)-p.Placed(x))
+		}
+	}
+	return w
 }

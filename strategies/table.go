@@ -25,6 +25,15 @@ const (
 	OpChain
 	// OpStack (Sx) puts the card on stack S, meant for table x.
 	OpStack
+	// OpFit (Fx, calcsol's) puts the card, meant for table x, on the
+	// stack whose top is needed soonest after it: of the non-empty stacks
+	// whose top waits for more cards of its table than the card waits for
+	// of table x, the one whose top waits least (the first such in name
+	// order on a tie; docs/priority.md).
+	OpFit
+	// OpEmpty (Ex, calcsol's) puts the card, meant for table x, on the
+	// first empty stack.
+	OpEmpty
 )
 
 // Op is one operation of a priority table.
@@ -41,8 +50,12 @@ func (o Op) String() string {
 		return fmt.Sprintf("T%d", o.Table)
 	case OpChain:
 		return fmt.Sprintf("N%d", o.Table)
+	case OpFit:
+		return fmt.Sprintf("F%d", o.Table)
+	case OpEmpty:
+		return fmt.Sprintf("E%d", o.Table)
 	case OpStack:
-		if o.Stack == 'T' || o.Stack == 'N' || o.Stack == 'S' {
+		if strings.IndexByte(opLetters, o.Stack) >= 0 {
 			// The sixth default stack is N: spell it SN4, not N4 (chain stacking).
 			return fmt.Sprintf("S%c%d", o.Stack, o.Table)
 		}
@@ -51,11 +64,16 @@ func (o Op) String() string {
 	return "?"
 }
 
-// ParseOp reads one operation: Tx, Nx, or Sx with S a stack named in stacks.
-// T and N are the table and chain operations, so "N4" is always chain
-// stacking; a stack named N (the sixth default name), T or S is written with
-// an S before it: "SN4" puts the card on stack N for table 4. Any stack may
-// be written that way ("SZ4" = "Z4").
+// opLetters are the letters of operations that are not a stack's name: a
+// stack named by one of them is written with an S before it.
+const opLetters = "TNSFE"
+
+// ParseOp reads one operation: Tx, Nx, Fx, Ex, or Sx with S a stack named in
+// stacks. T, N, F and E are the table, chain, fit and empty-stack
+// operations, so "N4" is always chain stacking; a stack named N (the sixth
+// default name), T, S, F or E is written with an S before it: "SN4" puts the
+// card on stack N for table 4. Any stack may be written that way ("SZ4" =
+// "Z4").
 func ParseOp(s string, stacks string) (Op, error) {
 	if len(s) == 3 && s[0] == 'S' {
 		x := int(s[2]) - '0'
@@ -68,7 +86,7 @@ func ParseOp(s string, stacks string) (Op, error) {
 		return Op{Kind: OpStack, Table: x, Stack: s[1]}, nil
 	}
 	if len(s) != 2 {
-		return Op{}, fmt.Errorf("operation %q: want T1, N4, Z3 or SZ3", s)
+		return Op{}, fmt.Errorf("operation %q: want T1, N4, F2, E3, Z3 or SZ3", s)
 	}
 	x := int(s[1]) - '0'
 	if x < 1 || x > solver.Tables {
@@ -79,10 +97,14 @@ func ParseOp(s string, stacks string) (Op, error) {
 		return Op{Kind: OpTable, Table: x}, nil
 	case c == 'N':
 		return Op{Kind: OpChain, Table: x}, nil
+	case c == 'F':
+		return Op{Kind: OpFit, Table: x}, nil
+	case c == 'E':
+		return Op{Kind: OpEmpty, Table: x}, nil
 	case strings.IndexByte(stacks, c) >= 0:
 		return Op{Kind: OpStack, Table: x, Stack: c}, nil
 	default:
-		return Op{}, fmt.Errorf("operation %q: %q is not T, N or a stack of this table (%s)", s, c, stacks)
+		return Op{}, fmt.Errorf("operation %q: %q is not T, N, F, E or a stack of this table (%s)", s, c, stacks)
 	}
 }
 

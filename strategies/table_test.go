@@ -22,8 +22,10 @@ func TestParseOp(t *testing.T) {
 		{in: "M1", want: Op{Kind: OpStack, Table: 1, Stack: 'M'}},
 		{in: "T5", err: "table '5' is not 1..4"},
 		{in: "SQ2", err: "'Q' is not a stack of this table"},
-		{in: "L2", err: "'L' is not T, N or a stack"},
-		{in: "Z", err: "want T1, N4, Z3 or SZ3"},
+		{in: "F2", want: Op{Kind: OpFit, Table: 2}},
+		{in: "E3", want: Op{Kind: OpEmpty, Table: 3}},
+		{in: "L2", err: "'L' is not T, N, F, E or a stack"},
+		{in: "Z", err: "want T1, N4, F2, E3, Z3 or SZ3"},
 	}
 	for _, tc := range tests {
 		got, err := ParseOp(tc.in, stacks)

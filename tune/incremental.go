@@ -74,14 +74,16 @@ func firstDiffs(a, b *strategies.Table) (d [solver.NumRanks + 1]int, ok bool) {
 type indexes struct {
 	table [solver.NumRanks + 1][solver.Tables + 1]uint8
 	chain [solver.NumRanks + 1][solver.Tables + 1]uint8
-	stack [solver.NumRanks + 1][solver.Tables + 1][solver.MaxStacks]uint8
+	// anyStack: Fx and Ex, which may choose any stack.
+	anyStack [solver.NumRanks + 1][solver.Tables + 1]uint8
+	stack    [solver.NumRanks + 1][solver.Tables + 1][solver.MaxStacks]uint8
 }
 
 func newIndexes(t *strategies.Table) *indexes {
 	ix := &indexes{}
 	for r := 1; r <= solver.NumRanks; r++ {
 		for x := 0; x <= solver.Tables; x++ {
-			ix.table[r][x], ix.chain[r][x] = exhausted, exhausted
+			ix.table[r][x], ix.chain[r][x], ix.anyStack[r][x] = exhausted, exhausted, exhausted
 			for s := range solver.MaxStacks {
 				ix.stack[r][x][s] = exhausted
 			}
@@ -93,6 +95,12 @@ func newIndexes(t *strategies.Table) *indexes {
 				ix.table[r][op.Table] = i
 			case strategies.OpChain:
 				ix.chain[r][op.Table] = i
+			case strategies.OpFit, strategies.OpEmpty:
+				// The later of the two: the bound is the highest index that
+				// may have made the move.
+				if a := ix.anyStack[r][op.Table]; a == exhausted || i > a {
+					ix.anyStack[r][op.Table] = i
+				}
 			case strategies.OpStack:
 				for s := 0; s < len(t.Stacks); s++ {
 					if t.Stacks[s] == op.Stack {
@@ -119,14 +127,13 @@ func (ix *indexes) of(y solver.Rank, m solver.Move) uint8 {
 		if m.Stack < 0 || int(m.Stack) >= solver.MaxStacks {
 			return exhausted
 		}
-		a, b := ix.stack[y][x][m.Stack], ix.chain[y][x]
-		switch {
-		case a == exhausted:
-			return b
-		case b == exhausted:
-			return a
+		out := uint8(exhausted)
+		for _, i := range [...]uint8{ix.stack[y][x][m.Stack], ix.chain[y][x], ix.anyStack[y][x]} {
+			if i != exhausted && (out == exhausted || i > out) {
+				out = i
+			}
 		}
-		return max(a, b)
+		return out
 	}
 	return exhausted
 }

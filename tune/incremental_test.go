@@ -14,7 +14,7 @@ import (
 func TestIncrementalExact(t *testing.T) {
 	rules := solver.Rules{Stacks: 3}
 	decks := corpus(t, 1500, 11).Decks
-	space := &Space{Rules: rules, Ops: true}
+	space := &Space{Rules: rules, Ops: true, Extended: true} // every kind of operation
 	rng := rand.New(rand.NewPCG(3, 4))
 	cur := Candidate{Table: table1(t)}
 	full := func(c Candidate) []bool {

@@ -18,6 +18,8 @@ type SetupInput struct {
 	Params  []string // declared strategy parameters to tune
 	NoOps   bool     // leave the table's operation lists alone
 	Tune    []string // table options the search may change
+	// Extended lets inserts choose the fit and empty-stack operations too.
+	Extended bool
 }
 
 // Setup is what a search starts from: the candidate, the space of moves and
@@ -43,7 +45,7 @@ func NewSetup(reg *strategies.Registry, in SetupInput, r solver.Rules, load func
 	if err != nil {
 		return nil, fmt.Errorf("--strategy: %w", err)
 	}
-	s := &Setup{parts: parts, paramPart: map[string]int{}, Space: &Space{Rules: r, Options: in.Tune}}
+	s := &Setup{parts: parts, paramPart: map[string]int{}, Space: &Space{Rules: r, Options: in.Tune, Extended: in.Extended}}
 	s.Start.Params = map[string]string{}
 	priority := parts[0].Kind == "priority"
 	if !priority && (in.Table != "" || len(in.Options) > 0 || len(in.Tune) > 0) {
@@ -80,6 +82,22 @@ func NewSetup(reg *strategies.Registry, in SetupInput, r solver.Rules, load func
 		}
 		s.Start.Table, s.StartName = t, t.Name
 		s.Space.Ops = !in.NoOps
+	} else if priority {
+		// The table is not tuned: --table and --option go into the spec,
+		// as eval reads them.
+		if parts[0].Params == nil {
+			parts[0].Params = map[string]string{}
+		}
+		if in.Table != "" {
+			parts[0].Params["table"] = in.Table
+		}
+		for _, kv := range in.Options {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				return nil, fmt.Errorf("--option %q: want key=value", kv)
+			}
+			parts[0].Params[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
 	}
 	for _, name := range in.Params {
 		if err := s.addParam(reg, in.Spec, name); err != nil {

@@ -31,6 +31,9 @@ func TestNewSetup(t *testing.T) {
 		{"undeclared param", SetupInput{Spec: "greedy", Params: []string{"depth"}}, `--param depth: no kind of "greedy" declares it`, "", nil, false},
 		{"unknown kind", SetupInput{Spec: "gready", Params: []string{"depth"}}, `--strategy: unknown kind "gready"`, "", nil, false},
 		{"nothing", SetupInput{Spec: "priority", NoOps: true}, "nothing to tune", "", nil, false},
+		// With the table not tuned, --table and --option go into the spec.
+		{"table in spec", SetupInput{Spec: "priority", Table: "tuned-3", Options: []string{"on_exhausted=lose"}, NoOps: true, Params: []string{"deadlock_check"}}, "", "priority:on_exhausted=lose,table=tuned-3", []string{"deadlock_check"}, false},
+		{"bad option in spec", SetupInput{Spec: "priority", Options: []string{"on_exhausted"}, NoOps: true, Params: []string{"deadlock_check"}}, `--option "on_exhausted": want key=value`, "", nil, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

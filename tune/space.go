@@ -110,10 +110,13 @@ func optionValue(o strategies.Options, name string) string {
 // Every move gives a table that Validate accepts under Rules (a drop that
 // would leave a stack unused is not made).
 type Space struct {
-	Rules   solver.Rules
-	Ops     bool
-	Options []string       // table options moves may change (OptionNames)
-	Params  []solver.Param // declared parameters to tune (not ParamText)
+	Rules solver.Rules
+	Ops   bool
+	// Extended adds calcsol's fit and empty-stack operations (F1–F4,
+	// E1–E4) to the operations an insert may choose (Allowed).
+	Extended bool
+	Options  []string       // table options moves may change (OptionNames)
+	Params   []solver.Param // declared parameters to tune (not ParamText)
 }
 
 // Check reports whether the space can move start at all, and whether start
@@ -159,14 +162,18 @@ func (s *Space) Check(start Candidate) error {
 }
 
 // Allowed returns the operations a table for stacks may hold: T1–T4,
-// N1–N4 and each stack with each table, in that order.
-func Allowed(stacks string) []strategies.Op {
-	var ops []strategies.Op
-	for x := 1; x <= solver.Tables; x++ {
-		ops = append(ops, strategies.Op{Kind: strategies.OpTable, Table: x})
+// N1–N4, with extended F1–F4 and E1–E4, then each stack with each table, in
+// that order.
+func Allowed(stacks string, extended bool) []strategies.Op {
+	kinds := []strategies.OpKind{strategies.OpTable, strategies.OpChain}
+	if extended {
+		kinds = append(kinds, strategies.OpFit, strategies.OpEmpty)
 	}
-	for x := 1; x <= solver.Tables; x++ {
-		ops = append(ops, strategies.Op{Kind: strategies.OpChain, Table: x})
+	var ops []strategies.Op
+	for _, k := range kinds {
+		for x := 1; x <= solver.Tables; x++ {
+			ops = append(ops, strategies.Op{Kind: k, Table: x})
+		}
 	}
 	for i := 0; i < len(stacks); i++ {
 		for x := 1; x <= solver.Tables; x++ {
@@ -284,7 +291,7 @@ func (s *Space) apply(rng *rand.Rand, k moveKind, n *Candidate) (string, bool) {
 		return fmt.Sprintf("move %s: %s from %d to %d", r, op, i+1, j+1), true
 	case "insert":
 		var missing []strategies.Op
-		for _, op := range Allowed(t.Stacks) {
+		for _, op := range Allowed(t.Stacks, s.Extended) {
 			if !slices.Contains(ops, op) {
 				missing = append(missing, op)
 			}

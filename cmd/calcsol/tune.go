@@ -22,7 +22,8 @@ func newTuneCmd() *cobra.Command {
 		Long: `Search, by iterated local search (Lourenço, Martin & Stützle), for a priority
 table, or values of a strategy's declared parameters, that win more games.
 A move changes one rank's operation list (swap two operations, move one,
-insert or drop one of T1–T4, N1–N4, S1–S4 for each stack S), one table option
+insert or drop one of T1–T4, N1–N4, S1–S4 for each stack S, and with
+--extended-ops F1–F4, E1–E4), one table option
 (--options), or one parameter (--param). A candidate is played on the same
 training decks as the point it would replace and accepted only when McNemar's
 exact test on the decks one of them alone wins says it is better (--alpha),
@@ -53,6 +54,7 @@ an uninterrupted run. See docs/tuning.md.`,
 	f.String("test", "tune-test", `test corpus, scored once at the end ("" to skip)`)
 	f.StringArray("param", nil, "a declared parameter of the strategy to tune (repeatable)")
 	f.Bool("no-ops", false, "leave the table's operation lists alone (tune only --options and --param)")
+	f.Bool("extended-ops", false, "let inserts choose calcsol's fit (F1–F4) and empty-stack (E1–E4) operations too (docs/priority.md)")
 	f.StringSlice("options", nil, "table options the search may change: "+strings.Join(tune.OptionNames(), ", "))
 	f.Uint64("seed", 1, "seed of the search's moves")
 	f.Int("evals", 2000, "budget: candidates scored on the training decks (0: only --time)")
@@ -110,6 +112,7 @@ func runTune(cmd *cobra.Command, _ []string) error {
 	in.Options, _ = f.GetStringArray("option")
 	in.Params, _ = f.GetStringArray("param")
 	in.NoOps, _ = f.GetBool("no-ops")
+	in.Extended, _ = f.GetBool("extended-ops")
 	in.Tune, _ = f.GetStringSlice("options")
 	setup, err := tune.NewSetup(strategyRegistry(), in, r, configs.LoadPriorityFor)
 	if err != nil {
