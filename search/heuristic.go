@@ -33,8 +33,8 @@ type Weights struct {
 	// stack: a card needed late (a king) makes a good bottom.
 	Late float64
 	// Chain is the credit for putting a card on the card that comes right
-	// after it on a table whose slot for the card is open (Nanzaki &
-	// Shintani's chain stacking): the two can leave together.
+	// after it on a table that does not hold the card's rank yet (Nanzaki
+	// & Shintani's chain stacking): the two can leave together.
 	Chain float64
 }
 
@@ -53,7 +53,7 @@ func weightParams(w Weights) []solver.Param {
 		f("w_bury_gap", "further cost per step the covered top is needed before the card", w.BuryGap),
 		f("w_empty", "cost of starting an empty stack", w.Empty),
 		f("w_late", "credit per step of need for a card put on an empty stack", w.Late),
-		f("w_chain", "credit for a card put on the card right after it on a table with its slot open", w.Chain),
+		f("w_chain", "credit for a card put on the card right after it on a table that lacks its rank", w.Chain),
 	}
 }
 

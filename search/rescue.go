@@ -29,23 +29,23 @@ func RescueKind() strategies.Kind {
 			if err != nil {
 				return nil, err
 			}
-			return &RescueStrategy{Base: base, W: w}, nil
+			return &RescueStrategy{Base: base, W: &w}, nil
 		},
 	}
 }
 
 // RescueStrategy plays its base, and the deadlock-graph player with weights
-// W where the base resigns (see RescueKind). A zero W means DefaultWeights.
+// W where the base resigns (see RescueKind). A nil W means DefaultWeights.
 type RescueStrategy struct {
 	Base solver.Strategy
-	W    Weights
+	W    *Weights
 }
 
 func (s *RescueStrategy) weights() Weights {
-	if s.W == (Weights{}) {
+	if s.W == nil {
 		return DefaultWeights
 	}
-	return s.W
+	return *s.W
 }
 
 // Info implements solver.Strategy.

@@ -172,6 +172,21 @@ func TestFitAndEmptyOps(t *testing.T) {
 			name: "fit: tops needed sooner are passed over", ops: "F1 F2 F3", deck: "269", setup: "2Z1 6X1", want: "9X3",
 		},
 		{
+			// Z's K>1 and X's K>2 both wait 12: a tie goes to the first stack.
+			name: "fit: a tie goes to the first stack", ops: "F1", deck: "KK3", setup: "KZ1 KX2", want: "3Z1",
+		},
+		{
+			// 4 for table 1 waits 3. Z's top 8>3 waits 6, X's K>1 12: Z fits
+			// best, but Z holds 2>1 under the 8, which table 1 needs before
+			// the 4 — a cycle, refused by the check; X is next.
+			name: "fit: a stack the check refuses is passed over", ops: "F1", deck: "28K4", setup: "2Z1 8Z3 KX1", want: "4X1",
+		},
+		{
+			// Z's 6 is stacked unassigned: it waits 1, for table 3 (3 6 …),
+			// less than the 3 for table 1 (2): not a fit. X's K>1 is.
+			name: "fit: an unassigned top waits for its nearest table", ops: "F1", deck: "6K3", setup: "6Z KX1", want: "3X1",
+		},
+		{
 			name: "empty: the first empty stack", ops: "E1", deck: "269", setup: "2Z1 6X1", want: "9C1",
 		},
 		{

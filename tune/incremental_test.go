@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/strategies"
 	"github.com/calcsol/calcsol/tournament"
 )
 
@@ -84,5 +85,38 @@ func TestSearchIncrementalSameLog(t *testing.T) {
 	}
 	if res.Skipped == 0 {
 		t.Error("incremental search skipped no game")
+	}
+}
+
+// TestIndexOfMove: a move maps to the latest list index (plus one) of any
+// operation that could have made it — Fx and Ex may choose any stack, Nx
+// any stack whose top fits — so that a change after that index cannot
+// change the decision.
+func TestIndexOfMove(t *testing.T) {
+	tests := []struct {
+		ops  string
+		move solver.Move
+		want uint8
+	}{
+		{"Z1 X1 C1 N1 F1 E1", solver.Move{Kind: solver.ToStack, Stack: 0, Table: 1}, 6}, // E1
+		{"E1 F1 Z1 X1 C1 N1", solver.Move{Kind: solver.ToStack, Stack: 2, Table: 1}, 6}, // N1
+		{"F1 E1 Z1 X1 C1", solver.Move{Kind: solver.ToStack, Stack: 0, Table: 1}, 3},    // Z1
+		{"F1 Z1 X1 C1 E2", solver.Move{Kind: solver.ToStack, Stack: 1, Table: 1}, 3},    // X1; E2 is for table 2
+		{"Z1 X1 C1 F2", solver.Move{Kind: solver.ToStack, Stack: 1, Table: 2}, 4},       // F2
+		{"T1 Z1 X1 C1 F1", solver.Move{Kind: solver.ToTable, Table: 1}, 1},              // T1
+		{"Z1 X1 C1", solver.Move{Kind: solver.ToStack, Stack: 0, Table: 2}, exhausted},  // nothing makes it
+	}
+	for _, tc := range tests {
+		tab := &strategies.Table{Name: "t", Stacks: "ZXC", Options: strategies.DefaultOptions()}
+		ops, err := strategies.ParseOps(tc.ops, tab.Stacks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r := solver.Rank(1); r <= solver.NumRanks; r++ {
+			tab.Ops[r] = ops
+		}
+		if got := newIndexes(tab).of(5, tc.move); got != tc.want {
+			t.Errorf("%q, move %+v: index bound %d, want %d", tc.ops, tc.move, got, tc.want)
+		}
 	}
 }

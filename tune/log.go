@@ -45,7 +45,16 @@ func (opt *Options) header() Header {
 	sp := opt.Space
 	var parts []string
 	if sp.Ops {
-		parts = append(parts, "operations")
+		if sp.Extended {
+			parts = append(parts, "operations with F, E")
+		} else {
+			parts = append(parts, "operations")
+		}
+	}
+	if opt.Start.Table == nil {
+		// No table is tuned: the strategy's fixed parts are the spec
+		// (StartName, which sameSearch leaves aside for a table's name).
+		parts = append(parts, "spec "+opt.StartName)
 	}
 	if len(sp.Options) > 0 {
 		parts = append(parts, "options "+strings.Join(sp.Options, ","))

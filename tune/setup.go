@@ -48,8 +48,8 @@ func NewSetup(reg *strategies.Registry, in SetupInput, r solver.Rules, load func
 	s := &Setup{parts: parts, paramPart: map[string]int{}, Space: &Space{Rules: r, Options: in.Tune, Extended: in.Extended}}
 	s.Start.Params = map[string]string{}
 	priority := parts[0].Kind == "priority"
-	if !priority && (in.Table != "" || len(in.Options) > 0 || len(in.Tune) > 0) {
-		return nil, fmt.Errorf("--table, --option and --options go with --strategy priority, not %s", parts[0].Kind)
+	if !priority && (in.Table != "" || len(in.Options) > 0 || len(in.Tune) > 0 || in.Extended) {
+		return nil, fmt.Errorf("--table, --option, --options and --extended-ops go with --strategy priority, not %s", parts[0].Kind)
 	}
 	if priority && (!in.NoOps || len(in.Tune) > 0) {
 		name := in.Table
@@ -74,6 +74,9 @@ func NewSetup(reg *strategies.Registry, in SetupInput, r solver.Rules, load func
 		// they are tuned as parameters.
 		for k, v := range parts[0].Params {
 			if slices.Contains(OptionNames(), k) && !slices.Contains(in.Params, k) {
+				if given := optionGiven(in.Options, k); given != "" && given != v {
+					return nil, fmt.Errorf("--option %s=%s: the strategy sets %s=%s", k, given, k, v)
+				}
 				if err := t.Options.SetOption(k, v); err != nil {
 					return nil, fmt.Errorf("--strategy: %w", err)
 				}
@@ -91,12 +94,19 @@ func NewSetup(reg *strategies.Registry, in SetupInput, r solver.Rules, load func
 		if in.Table != "" {
 			parts[0].Params["table"] = in.Table
 		}
+		if in.Extended {
+			return nil, fmt.Errorf("--extended-ops goes with tuning the table's operations, not with --no-ops")
+		}
 		for _, kv := range in.Options {
 			k, v, ok := strings.Cut(kv, "=")
 			if !ok {
 				return nil, fmt.Errorf("--option %q: want key=value", kv)
 			}
-			parts[0].Params[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+			if old, ok := parts[0].Params[k]; ok && old != v {
+				return nil, fmt.Errorf("--option %s=%s: the strategy sets %s=%s", k, v, k, old)
+			}
+			parts[0].Params[k] = v
 		}
 	}
 	for _, name := range in.Params {
@@ -238,4 +248,15 @@ func (o Output) SpecFile() []byte {
 // rate is "wins/n = rate %".
 func rate(wins, n int) string {
 	return fmt.Sprintf("%d/%d = %.2f %%", wins, n, 100*float64(wins)/float64(n))
+}
+
+// optionGiven returns the value --option gives key, or "".
+func optionGiven(options []string, key string) string {
+	v := ""
+	for _, kv := range options {
+		if k, val, ok := strings.Cut(kv, "="); ok && strings.TrimSpace(k) == key {
+			v = strings.TrimSpace(val)
+		}
+	}
+	return v
 }

@@ -26,7 +26,7 @@ func TestNewSetup(t *testing.T) {
 		{"table", SetupInput{Spec: "priority", Table: "nanzaki-shintani"}, "", "nanzaki-shintani", nil, true},
 		{"param", SetupInput{Spec: "priority", NoOps: true, Params: []string{"deadlock_check"}}, "", "priority", []string{"deadlock_check"}, false},
 		{"option folded", SetupInput{Spec: "priority:deadlock_check=exact", Tune: []string{"tx_respects_reservation"}}, "", "nanzaki-shintani", nil, true},
-		{"table with greedy", SetupInput{Spec: "greedy", Table: "nanzaki-shintani"}, "--table, --option and --options go with --strategy priority, not greedy", "", nil, false},
+		{"table with greedy", SetupInput{Spec: "greedy", Table: "nanzaki-shintani"}, "--table, --option, --options and --extended-ops go with --strategy priority, not greedy", "", nil, false},
 		{"bad option", SetupInput{Spec: "priority", Options: []string{"deadlock_check"}}, `--option "deadlock_check": want key=value`, "", nil, false},
 		{"undeclared param", SetupInput{Spec: "greedy", Params: []string{"depth"}}, `--param depth: no kind of "greedy" declares it`, "", nil, false},
 		{"unknown kind", SetupInput{Spec: "gready", Params: []string{"depth"}}, `--strategy: unknown kind "gready"`, "", nil, false},
@@ -34,6 +34,10 @@ func TestNewSetup(t *testing.T) {
 		// With the table not tuned, --table and --option go into the spec.
 		{"table in spec", SetupInput{Spec: "priority", Table: "tuned-3", Options: []string{"on_exhausted=lose"}, NoOps: true, Params: []string{"deadlock_check"}}, "", "priority:on_exhausted=lose,table=tuned-3", []string{"deadlock_check"}, false},
 		{"bad option in spec", SetupInput{Spec: "priority", Options: []string{"on_exhausted"}, NoOps: true, Params: []string{"deadlock_check"}}, `--option "on_exhausted": want key=value`, "", nil, false},
+		{"option given twice", SetupInput{Spec: "priority:on_exhausted=lose", Options: []string{"on_exhausted=last-stack"}, NoOps: true, Params: []string{"deadlock_check"}}, "--option on_exhausted=last-stack: the strategy sets on_exhausted=lose", "", nil, false},
+		{"option given twice, table tuned", SetupInput{Spec: "priority:deadlock_check=partial", Options: []string{"deadlock_check=exact"}}, "--option deadlock_check=exact: the strategy sets deadlock_check=partial", "", nil, false},
+		{"option given twice, alike", SetupInput{Spec: "priority:deadlock_check=exact", Options: []string{"deadlock_check=exact"}}, "", "nanzaki-shintani", nil, true},
+		{"extended without ops", SetupInput{Spec: "priority", NoOps: true, Extended: true, Params: []string{"deadlock_check"}}, "--extended-ops goes with tuning the table's operations", "", nil, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
