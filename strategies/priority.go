@@ -208,19 +208,12 @@ func (s *Priority) fit(p solver.View, y solver.Rank, x int) (int, bool) {
 	return best, best >= 0
 }
 
-// stackedWait is how many cards the table of stacked card c must still get before
-// c: for a card stacked unassigned, the least over the tables that lack its
-// rank.
+// stackedWait is how many cards the table of stacked card c must still get
+// before c: for a card stacked unassigned, the least over the tables that
+// lack its rank (wait).
 func stackedWait(p solver.View, c solver.Card) int {
-	r := c.Rank()
 	if x := c.Table(); x != 0 {
-		return solver.TablePos(x, r) - p.Placed(x)
+		return solver.TablePos(x, c.Rank()) - p.Placed(x)
 	}
-	w := solver.NumRanks
-	for x := 1; x <= solver.Tables; x++ {
-		if !p.Filled(x, r) {
-			w = min(w, solver.TablePos(x, r)-p.Placed(x))
-		}
-	}
-	return w
+	return wait(p, c.Rank())
 }

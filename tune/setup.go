@@ -45,6 +45,10 @@ func NewSetup(reg *strategies.Registry, in SetupInput, r solver.Rules, load func
 	if err != nil {
 		return nil, fmt.Errorf("--strategy: %w", err)
 	}
+	given, err := optionFlags(in.Options)
+	if err != nil {
+		return nil, err
+	}
 	s := &Setup{parts: parts, paramPart: map[string]int{}, Space: &Space{Rules: r, Options: in.Tune, Extended: in.Extended}}
 	s.Start.Params = map[string]string{}
 	priority := parts[0].Kind == "priority"
@@ -60,12 +64,8 @@ func NewSetup(reg *strategies.Registry, in SetupInput, r solver.Rules, load func
 		if err != nil {
 			return nil, err
 		}
-		for _, kv := range in.Options {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok {
-				return nil, fmt.Errorf("--option %q: want key=value", kv)
-			}
-			if err := t.Options.SetOption(strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
+		for _, kv := range given {
+			if err := t.Options.SetOption(kv[0], kv[1]); err != nil {
 				return nil, fmt.Errorf("--option: %w", err)
 			}
 		}
@@ -74,8 +74,8 @@ func NewSetup(reg *strategies.Registry, in SetupInput, r solver.Rules, load func
 		// they are tuned as parameters.
 		for k, v := range parts[0].Params {
 			if slices.Contains(OptionNames(), k) && !slices.Contains(in.Params, k) {
-				if given := optionGiven(in.Options, k); given != "" && given != v {
-					return nil, fmt.Errorf("--option %s=%s: the strategy sets %s=%s", k, given, k, v)
+				if g, ok := lastValue(given, k); ok && g != v {
+					return nil, fmt.Errorf("--option %s=%s: the strategy sets %s=%s", k, g, k, v)
 				}
 				if err := t.Options.SetOption(k, v); err != nil {
 					return nil, fmt.Errorf("--strategy: %w", err)
@@ -97,12 +97,8 @@ func NewSetup(reg *strategies.Registry, in SetupInput, r solver.Rules, load func
 		if in.Extended {
 			return nil, fmt.Errorf("--extended-ops goes with tuning the table's operations, not with --no-ops")
 		}
-		for _, kv := range in.Options {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok {
-				return nil, fmt.Errorf("--option %q: want key=value", kv)
-			}
-			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		for _, kv := range given {
+			k, v := kv[0], kv[1]
 			if old, ok := parts[0].Params[k]; ok && old != v {
 				return nil, fmt.Errorf("--option %s=%s: the strategy sets %s=%s", k, v, k, old)
 			}
@@ -250,13 +246,25 @@ func rate(wins, n int) string {
 	return fmt.Sprintf("%d/%d = %.2f %%", wins, n, 100*float64(wins)/float64(n))
 }
 
-// optionGiven returns the value --option gives key, or "".
-func optionGiven(options []string, key string) string {
-	v := ""
+// optionFlags reads the --option flags, key=value each, in order.
+func optionFlags(options []string) ([][2]string, error) {
+	out := make([][2]string, 0, len(options))
 	for _, kv := range options {
-		if k, val, ok := strings.Cut(kv, "="); ok && strings.TrimSpace(k) == key {
-			v = strings.TrimSpace(val)
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, fmt.Errorf("--option %q: want key=value", kv)
+		}
+		out = append(out, [2]string{strings.TrimSpace(k), strings.TrimSpace(v)})
+	}
+	return out, nil
+}
+
+// lastValue returns the value the last of kvs gives key.
+func lastValue(kvs [][2]string, key string) (string, bool) {
+	for i := len(kvs) - 1; i >= 0; i-- {
+		if kvs[i][0] == key {
+			return kvs[i][1], true
 		}
 	}
-	return v
+	return "", false
 }
