@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -253,12 +254,39 @@ func ReadBoundFile(r io.Reader) (*BoundFile, error) {
 // opens a session when a worker needs one and keeps it for the worker's
 // next deck (a plugin strategy starts a process per session, not per deck);
 // Close closes them all.
+//
+// With a Handoff, a game the strategy loses is not the end: the search takes
+// over from the positions the game passed through (see Handoff), so that the
+// strategy's opening and the search's knowledge of the order together can
+// show a deck winnable that neither shows alone within its budget.
 type StrategyWitness struct {
 	s     solver.Strategy
 	rules solver.Rules
 	mu    sync.Mutex
 	free  []solver.Session
 	all   []solver.Session
+
+	hand    Handoff
+	solvers []*Solver // idle solvers for the handoff searches
+}
+
+// Handoff says where a StrategyWitness's search takes over from a lost game:
+// at the position where the stock first holds s cards (a card drawn), for
+// each s of Stock, the fewest cards first (the cheapest searches), each with
+// Budget. The first search that finds a win ends the attempts; the line is
+// the game's moves up to that position followed by the search's.
+type Handoff struct {
+	Stock  []int
+	Budget Budget
+}
+
+// SetHandoff makes the witness search on from its lost games (see Handoff).
+// Call it before the witness is used.
+func (w *StrategyWitness) SetHandoff(h Handoff) {
+	h.Stock = slices.Clone(h.Stock)
+	slices.Sort(h.Stock)
+	h.Stock = slices.Compact(h.Stock)
+	w.hand = h
 }
 
 // NewStrategyWitness opens a first session of s for rules, so that a
@@ -284,18 +312,85 @@ func (w *StrategyWitness) Line(ctx context.Context, d *solver.Deck, r solver.Rul
 	}
 	defer w.put(sess)
 	res, err := solver.Play(ctx, d, r, sess, true)
-	if err != nil || res.Failed || !res.Won {
+	if err != nil || res.Failed {
 		return nil
 	}
-	return res.Trace
+	if res.Won {
+		return res.Trace
+	}
+	return w.handoff(ctx, d, r, res.Trace)
+}
+
+// handoff searches on from the positions of the lost game trace where the
+// stock holds the sizes of w.hand.Stock, and returns the first winning line.
+func (w *StrategyWitness) handoff(ctx context.Context, d *solver.Deck, r solver.Rules, trace []solver.Move) []solver.Move {
+	if len(w.hand.Stock) == 0 {
+		return nil
+	}
+	// cut[s] is the length of the prefix of trace after which the stock
+	// first holds s cards with a card drawn.
+	cut := map[int]int{}
+	g, err := solver.NewGame(d, r)
+	if err != nil {
+		return nil
+	}
+	for i := 0; ; i++ {
+		if g.Drawn() != 0 {
+			if _, ok := cut[g.StockLen()]; !ok {
+				cut[g.StockLen()] = i
+			}
+		}
+		if i == len(trace) || g.Apply(trace[i]) != nil {
+			break
+		}
+	}
+	sv := w.solver()
+	defer w.putSolver(sv)
+	for _, s := range w.hand.Stock {
+		n, ok := cut[s]
+		if !ok || ctx.Err() != nil {
+			continue
+		}
+		res, err := sv.SolveAfter(ctx, *d, r, trace[:n], w.hand.Budget)
+		if err == nil && res.Winnable == Yes {
+			return append(slices.Clone(trace[:n]), res.Trace...)
+		}
+	}
+	return nil
+}
+
+// solver returns an idle handoff solver, or a new one with a smaller memo
+// than the corpus search's (a handoff search is short).
+func (w *StrategyWitness) solver() *Solver {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if sv, ok := pop(&w.solvers); ok {
+		return sv
+	}
+	return NewSolver(Options{MemoBits: 18})
+}
+
+// pop removes and returns the last element of *s, if there is one.
+func pop[T any](s *[]T) (T, bool) {
+	var v T
+	n := len(*s)
+	if n == 0 {
+		return v, false
+	}
+	v, *s = (*s)[n-1], (*s)[:n-1]
+	return v, true
+}
+
+func (w *StrategyWitness) putSolver(sv *Solver) {
+	w.mu.Lock()
+	w.solvers = append(w.solvers, sv)
+	w.mu.Unlock()
 }
 
 func (w *StrategyWitness) get(ctx context.Context) solver.Session {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if n := len(w.free); n > 0 {
-		sess := w.free[n-1]
-		w.free = w.free[:n-1]
+	if sess, ok := pop(&w.free); ok {
 		return sess
 	}
 	sess, err := w.s.Start(ctx, w.rules)

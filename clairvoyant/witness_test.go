@@ -2,6 +2,7 @@ package clairvoyant_test
 
 import (
 	"context"
+	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -130,4 +131,97 @@ func TestStrategyWitness(t *testing.T) {
 	if _, err := clairvoyant.NewStrategyWitness(context.Background(), three, rules); err == nil {
 		t.Error("a 3-stack table was accepted as a witness for 4 stacks")
 	}
+}
+
+// TestStrategyWitnessHandoff: with a Handoff, a deck the strategy loses can
+// still be settled, by a search from a position of the strategy's own game:
+// the line is that game's moves up to where the stock first holds one of the
+// handoff sizes, then the search's, and it wins. Decks the strategy wins are
+// settled by its games as before, and nothing is settled without a win.
+func TestStrategyWitnessHandoff(t *testing.T) {
+	base, err := configs.Strategies().BuildSpec("priority:deadlock_check=exact")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := solver.Rules{Stacks: 3}
+	ds := corpusDecks(t, 30)
+	stocks := []int{16, 8}
+	// The strategy's games, and the prefix lengths where the search may take over.
+	games := make([]solver.Result, len(ds))
+	cuts := make([]map[int]bool, len(ds))
+	for i := range ds {
+		sess, err := base.Start(context.Background(), rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		games[i], err = solver.Play(context.Background(), &ds[i], rules, sess, true)
+		sess.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cuts[i] = map[int]bool{}
+		seen := map[int]bool{}
+		g, err := solver.NewGame(&ds[i], rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := 0; ; j++ {
+			if s := g.StockLen(); g.Drawn() != 0 && !seen[s] {
+				seen[s] = true
+				if s == 16 || s == 8 {
+					cuts[i][j] = true
+				}
+			}
+			if j == len(games[i].Trace) {
+				break
+			}
+			if err := g.Apply(games[i].Trace[j]); err != nil {
+				t.Fatalf("deck %d: the strategy's move %d does not replay: %v", i, j, err)
+			}
+		}
+	}
+	w, err := clairvoyant.NewStrategyWitness(context.Background(), base, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	w.SetHandoff(clairvoyant.Handoff{Stock: stocks, Budget: clairvoyant.Budget{Nodes: 20_000}})
+	res, err := clairvoyant.SolveAll(context.Background(), ds, rules, clairvoyant.Options{Witness: w.Line}, clairvoyant.Budget{Nodes: 1}, 2, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	handedOff := 0
+	for i, r := range res {
+		switch {
+		case games[i].Won:
+			if r.Winnable != clairvoyant.Yes || !slices.Equal(r.Trace, games[i].Trace) {
+				t.Errorf("deck %d: the strategy wins it, but the result is %s with another line", i, r.Winnable)
+			}
+			continue
+		case r.Winnable != clairvoyant.Yes:
+			continue
+		}
+		if g, err := solver.Replay(&ds[i], rules, r.Trace); err != nil || !g.Won() {
+			t.Errorf("deck %d: the handed-off line does not win: %v", i, err)
+			continue
+		}
+		n := 0
+		for n < len(r.Trace) && n < len(games[i].Trace) && r.Trace[n] == games[i].Trace[n] {
+			n++
+		}
+		// The line leaves the strategy's game at a handoff position (or
+		// later, when the search's first moves agree with the game's).
+		ok := false
+		for c := range cuts[i] {
+			ok = ok || c <= n
+		}
+		if !ok {
+			t.Errorf("deck %d: the line shares %d moves with the strategy's game; the handoff positions are after %v moves", i, n, cuts[i])
+		}
+		handedOff++
+	}
+	if handedOff == 0 {
+		t.Fatal("no deck the strategy loses was settled by a handoff search: pick other decks or a larger budget")
+	}
+	t.Logf("%d decks settled by handoff searches", handedOff)
 }

@@ -43,13 +43,18 @@ verdicts as JSON (corpus checksum, rules, per deck true/false/null);
 --resume FILE reads such a file and searches only the decks it left unknown
 (with a larger --nodes, say). --try STRATEGY plays that strategy on each deck
 before searching it: a game it wins, replayed, is a proof that the deck is
-winnable (a strategy's loss proves nothing, so the search then runs as usual).`,
+winnable (a strategy's loss proves nothing, so the search then runs as usual).
+With --handoff S1,S2,… the search also takes over from the strategy's lost
+game, at the positions where the stock holds S1, S2, … cards (fewest first,
+--handoff-nodes each): a win found from there, after the game's moves up to
+that position, settles the deck too.`,
 		Example: `  calcsol solve --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --stacks 4
   calcsol solve --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --json --nodes 1000000
   calcsol corpus generate --deck standard52 --shuffle U --count 20 --seed 5 --out twenty.txt
   calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 20000 --out twenty-s4p.json
   calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 20000 --resume twenty-s4p.json --try priority:table=tuned-4-preplaced+rescue+endgame --out twenty-s4p.json
-  calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 0 --resume twenty-s4p.json --out twenty-s4p.json`,
+  calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 0 --resume twenty-s4p.json --out twenty-s4p.json
+  calcsol solve --corpus twenty.txt --stacks 3 --nodes 1 --try priority:table=tuned-3-exact+rescue+endgame --handoff 16,32 --handoff-nodes 20000 --out twenty-s3.json`,
 		Args: cobra.NoArgs,
 		RunE: runSolve,
 	}
@@ -63,6 +68,8 @@ winnable (a strategy's loss proves nothing, so the search then runs as usual).`,
 	f.String("out", "", "with --corpus: write the per-deck verdicts to this JSON file")
 	f.String("resume", "", "with --corpus: keep the decks this earlier --out file settles, solve only its unknowns")
 	f.String("try", "", "with --corpus: play this strategy on each deck first; a won game settles the deck (a kind, with parameters: priority+rescue+endgame)")
+	f.IntSlice("handoff", nil, "with --try: where the strategy loses, search on from the positions of its game where the stock holds these numbers of cards (fewest first), e.g. 12,20,28")
+	f.Int64("handoff-nodes", 20_000, "with --handoff: search nodes allowed for each handoff search")
 	addRulesFlags(cmd)
 	return cmd
 }
@@ -172,7 +179,21 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 			return badInput("--try %s: %w", spec, err)
 		}
 		defer w.Close()
+		if hs, _ := f.GetIntSlice("handoff"); len(hs) > 0 {
+			hn, _ := f.GetInt64("handoff-nodes")
+			if hn < 0 {
+				return badInput("--handoff-nodes %d: want 0 (no limit) or more", hn)
+			}
+			for _, h := range hs {
+				if h < 0 || h >= solver.DeckSize {
+					return badInput("--handoff %d: want a number of stock cards from 0 to %d", h, solver.DeckSize-1)
+				}
+			}
+			w.SetHandoff(clairvoyant.Handoff{Stock: hs, Budget: clairvoyant.Budget{Nodes: hn}})
+		}
 		opts.Witness = w.Line
+	} else if f.Changed("handoff") {
+		return badInput("--handoff needs --try: the search takes over from the strategy's game")
 	}
 	// The shared progress line, drawn only when standard error is a terminal.
 	bar := progress.Start(cmd.ErrOrStderr(), "decks", int64(len(ds)))

@@ -104,6 +104,10 @@ func TestSolveBadInput(t *testing.T) {
 		{"solve", "--deck", "A3474"},
 		{"solve", "--deck", solveDeck, "--stacks", "9"},
 		{"solve", "--corpus", "no-such-corpus"},
+		{"solve", "--corpus", "uniform-1000", "--handoff", "20"},
+		{"solve", "--corpus", "uniform-1000", "--try", "priority", "--handoff", "52"},
+		{"solve", "--corpus", "uniform-1000", "--try", "priority", "--handoff", "twenty"},
+		{"solve", "--corpus", "uniform-1000", "--try", "priority", "--handoff", "20", "--handoff-nodes", "-1"},
 	} {
 		if _, _, code := calcsol(t, "", args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
