@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"github.com/calcsol/calcsol/solver"
@@ -35,6 +37,8 @@ func SampleKind() strategies.Kind {
 				Doc: "also try each assignment of the stacked card (for a base that reads assignments, like priority)"},
 			{Name: "win", Kind: solver.ParamFloat, Value: "100", Min: 0, Max: 10000,
 				Doc: "score of a won sample; a lost one scores its cards on the tables"},
+			{Name: "margin", Kind: solver.ParamFloat, Value: "0", Min: 0, Max: 4096,
+				Doc: "how many won orders more than the base's own move another place must score to replace it"},
 		},
 		Wrap: func(base solver.Strategy, params map[string]string) (solver.Strategy, error) {
 			s := &SampleStrategy{Base: base, N: DefaultSamples, Win: 100}
@@ -52,6 +56,13 @@ func SampleKind() strategies.Kind {
 				}
 				s.Win = f
 			}
+			if v, ok := params["margin"]; ok {
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					return nil, fmt.Errorf("margin: %w", err)
+				}
+				s.Margin = f
+			}
 			s.Assign = params["assign"] == "true"
 			return s, nil
 		},
@@ -63,6 +74,9 @@ type SampleStrategy struct {
 	Base solver.Strategy
 	N    int     // orders per decision
 	Win  float64 // score of a won sample
+	// Margin is how many won orders (Margin·Win of score) more than the
+	// base's own move another place must score to replace it.
+	Margin float64
 	// Assign also tries every assignment of the stacked card.
 	Assign bool
 }
@@ -74,7 +88,8 @@ func (s *SampleStrategy) Info() solver.Info {
 	ps = append(ps,
 		solver.Param{Name: "n", Kind: solver.ParamInt, Value: strconv.Itoa(s.N), Min: 1, Max: 4096, Doc: "orders of the unseen cards dealt per decision"},
 		solver.Param{Name: "assign", Kind: solver.ParamBool, Value: strconv.FormatBool(s.Assign), Doc: "also try each assignment of the stacked card"},
-		solver.Param{Name: "win", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Win, 'g', -1, 64), Min: 0, Max: 10000, Doc: "score of a won sample"})
+		solver.Param{Name: "win", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Win, 'g', -1, 64), Min: 0, Max: 10000, Doc: "score of a won sample"},
+		solver.Param{Name: "margin", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Margin, 'g', -1, 64), Min: 0, Max: 4096, Doc: "won orders more than the base's move another place needs"})
 	return solver.Info{Name: bi.Name + "+sample", Stochastic: bi.Stochastic, Params: ps}
 }
 
@@ -93,7 +108,6 @@ type sampleSession struct {
 	one    [1]solver.Request
 	oneOut [1]solver.Decision
 	orders [][]solver.Rank
-	score  []float64
 }
 
 // Decide implements solver.Session.
@@ -124,32 +138,84 @@ func (ss *sampleSession) decide(ctx context.Context, rq solver.Request) (solver.
 	}
 	st := v.State()
 	var buf [solver.MaxLegalMoves]solver.Move
-	cands := placements(&st, ss.s.Assign, buf[:0])
+	cands := sampleCandidates(&st, ss.s.Assign, d.Move, buf[:0])
 	if len(cands) < 2 {
 		return d, nil
 	}
 	ss.deal(&st)
-	ss.score = ss.score[:0]
-	bestI, best := -1, -1.0
-	for ci, m := range cands {
-		total := 0.0
-		for _, ord := range ss.orders {
-			c := st
-			if err := c.Apply(m); err != nil {
-				return d, fmt.Errorf("sample: candidate %s refused: %w", m.Format(v.Rules()), err)
-			}
-			sc, err := ss.rollout(ctx, rq, &c, ord)
-			if err != nil {
-				return d, err
-			}
-			total += sc
+	// The base's own move first; another place replaces it only by scoring
+	// more than margin won orders above it, and a later place replaces the
+	// best so far only by scoring more (so ties go to the base's move, then
+	// to the first place). A place stops being played out once it cannot
+	// catch up with the best even if it won every order left.
+	bestI, best := -1, 0.0
+	for i, m := range cands {
+		if sameMove(m, d.Move, v.Drawn()) {
+			bestI = i
 		}
-		// Ties go to the base's own move, then to the first candidate.
-		if total > best || (total == best && sameMove(m, d.Move, v.Drawn())) {
+	}
+	if bestI >= 0 {
+		total, err := ss.score(ctx, rq, &st, cands[bestI], math.Inf(-1))
+		if err != nil {
+			return d, err
+		}
+		best = total + ss.s.Margin*ss.s.Win
+	}
+	for ci, m := range cands {
+		if ci == bestI {
+			continue
+		}
+		beat := math.Inf(-1)
+		if bestI >= 0 {
+			beat = best
+		}
+		total, err := ss.score(ctx, rq, &st, m, beat)
+		if err != nil {
+			return d, err
+		}
+		if total > beat {
 			bestI, best = ci, total
 		}
 	}
 	return solver.Decision{Move: cands[bestI]}, nil
+}
+
+// score plays m in st out on every order of the session and returns the
+// total score. It stops early, with what it has, once the total can no
+// longer exceed beat even if every order left were won.
+func (ss *sampleSession) score(ctx context.Context, rq solver.Request, st *solver.State, m solver.Move, beat float64) (float64, error) {
+	top := max(ss.s.Win, 1) // the most an order can score
+	total := 0.0
+	for oi, ord := range ss.orders {
+		if total+top*float64(len(ss.orders)-oi) <= beat {
+			break
+		}
+		c := *st
+		if err := c.Apply(m); err != nil {
+			return 0, fmt.Errorf("sample: candidate %s refused: %w", m.Format(st.Rules()), err)
+		}
+		sc, err := ss.rollout(ctx, rq, &c, ord)
+		if err != nil {
+			return 0, err
+		}
+		total += sc
+	}
+	return total, nil
+}
+
+// sampleCandidates appends the places the sampling player compares for the drawn
+// card in st: placements, and the base's own move own if placements lists
+// it only as an equal stack or in its unassigned form (the base's later
+// moves depend on the stack names and assignments it chose).
+func sampleCandidates(st *solver.State, assign bool, own solver.Move, dst []solver.Move) []solver.Move {
+	dst = placements(st, assign, dst)
+	if own.Rank == 0 {
+		own.Rank = st.Drawn()
+	}
+	if (own.Kind == solver.ToTable || own.Kind == solver.ToStack) && !slices.Contains(dst, own) {
+		dst = append(dst, own)
+	}
+	return dst
 }
 
 // sameMove reports whether a is the move b, b's rank possibly left 0.
