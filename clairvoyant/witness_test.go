@@ -146,9 +146,10 @@ func TestStrategyWitnessHandoff(t *testing.T) {
 	rules := solver.Rules{Stacks: 3}
 	ds := corpusDecks(t, 30)
 	stocks := []int{16, 8}
-	// The strategy's games, and the prefix lengths where the search may take over.
+	// The strategy's games, and for each handoff size the length of the
+	// game's prefix after which the stock first holds that many cards.
 	games := make([]solver.Result, len(ds))
-	cuts := make([]map[int]bool, len(ds))
+	cuts := make([]map[int]int, len(ds))
 	for i := range ds {
 		sess, err := base.Start(context.Background(), rules)
 		if err != nil {
@@ -159,18 +160,14 @@ func TestStrategyWitnessHandoff(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cuts[i] = map[int]bool{}
-		seen := map[int]bool{}
+		cuts[i] = map[int]int{}
 		g, err := solver.NewGame(&ds[i], rules)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for j := 0; ; j++ {
-			if s := g.StockLen(); g.Drawn() != 0 && !seen[s] {
-				seen[s] = true
-				if s == 16 || s == 8 {
-					cuts[i][j] = true
-				}
+			if _, seen := cuts[i][g.StockLen()]; g.Drawn() != 0 && !seen {
+				cuts[i][g.StockLen()] = j
 			}
 			if j == len(games[i].Trace) {
 				break
@@ -185,7 +182,8 @@ func TestStrategyWitnessHandoff(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	w.SetHandoff(clairvoyant.Handoff{Stock: stocks, Budget: clairvoyant.Budget{Nodes: 20_000}})
+	budget := clairvoyant.Budget{Nodes: 20_000}
+	w.SetHandoff(clairvoyant.Handoff{Stock: stocks, Budget: budget})
 	res, err := clairvoyant.SolveAll(context.Background(), ds, rules, clairvoyant.Options{Witness: w.Line}, clairvoyant.Budget{Nodes: 1}, 2, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -205,18 +203,26 @@ func TestStrategyWitnessHandoff(t *testing.T) {
 			t.Errorf("deck %d: the handed-off line does not win: %v", i, err)
 			continue
 		}
-		n := 0
-		for n < len(r.Trace) && n < len(games[i].Trace) && r.Trace[n] == games[i].Trace[n] {
-			n++
+		// The line is the game up to the first handoff position, fewest
+		// cards first, from which a search of the budget wins, followed by
+		// that search's line.
+		var want []solver.Move
+		for _, size := range []int{8, 16} {
+			n, ok := cuts[i][size]
+			if !ok {
+				continue
+			}
+			res, err := clairvoyant.NewSolver(clairvoyant.Options{MemoBits: 18}).SolveAfter(context.Background(), ds[i], rules, games[i].Trace[:n], budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Winnable == clairvoyant.Yes {
+				want = append(slices.Clone(games[i].Trace[:n]), res.Trace...)
+				break
+			}
 		}
-		// The line leaves the strategy's game at a handoff position (or
-		// later, when the search's first moves agree with the game's).
-		ok := false
-		for c := range cuts[i] {
-			ok = ok || c <= n
-		}
-		if !ok {
-			t.Errorf("deck %d: the line shares %d moves with the strategy's game; the handoff positions are after %v moves", i, n, cuts[i])
+		if !slices.Equal(r.Trace, want) {
+			t.Errorf("deck %d: the handed-off line is not the game up to the first winning handoff position and that search's line", i)
 		}
 		handedOff++
 	}

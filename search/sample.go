@@ -38,7 +38,7 @@ func SampleKind() strategies.Kind {
 			{Name: "win", Kind: solver.ParamFloat, Value: "100", Min: 0, Max: 10000,
 				Doc: "score of a won sample; a lost one scores its cards on the tables"},
 			{Name: "margin", Kind: solver.ParamFloat, Value: "0", Min: 0, Max: 4096,
-				Doc: "how many won orders more than the base's own move another place must score to replace it"},
+				Doc: "another place replaces the base's own move only by scoring more than this many won orders above it"},
 		},
 		Wrap: func(base solver.Strategy, params map[string]string) (solver.Strategy, error) {
 			s := &SampleStrategy{Base: base, N: DefaultSamples, Win: 100}
@@ -74,8 +74,9 @@ type SampleStrategy struct {
 	Base solver.Strategy
 	N    int     // orders per decision
 	Win  float64 // score of a won sample
-	// Margin is how many won orders (Margin·Win of score) more than the
-	// base's own move another place must score to replace it.
+	// Margin: another place replaces the base's own move only by scoring
+	// more than Margin won orders (Margin·Win of score) above it; it has no
+	// effect with Win 0.
 	Margin float64
 	// Assign also tries every assignment of the stacked card.
 	Assign bool
@@ -89,7 +90,7 @@ func (s *SampleStrategy) Info() solver.Info {
 		solver.Param{Name: "n", Kind: solver.ParamInt, Value: strconv.Itoa(s.N), Min: 1, Max: 4096, Doc: "orders of the unseen cards dealt per decision"},
 		solver.Param{Name: "assign", Kind: solver.ParamBool, Value: strconv.FormatBool(s.Assign), Doc: "also try each assignment of the stacked card"},
 		solver.Param{Name: "win", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Win, 'g', -1, 64), Min: 0, Max: 10000, Doc: "score of a won sample"},
-		solver.Param{Name: "margin", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Margin, 'g', -1, 64), Min: 0, Max: 4096, Doc: "won orders more than the base's move another place needs"})
+		solver.Param{Name: "margin", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Margin, 'g', -1, 64), Min: 0, Max: 4096, Doc: "another place must score more than this many won orders above the base's move"})
 	return solver.Info{Name: bi.Name + "+sample", Stochastic: bi.Stochastic, Params: ps}
 }
 
@@ -108,6 +109,9 @@ type sampleSession struct {
 	one    [1]solver.Request
 	oneOut [1]solver.Decision
 	orders [][]solver.Rank
+	// playouts counts the orders played out (the early stop's saving shows
+	// in tests).
+	playouts int
 }
 
 // Decide implements solver.Session.
@@ -159,7 +163,7 @@ func (ss *sampleSession) decide(ctx context.Context, rq solver.Request) (solver.
 		if err != nil {
 			return d, err
 		}
-		best = total + ss.s.Margin*ss.s.Win
+		best = total + ss.s.Margin*ss.winScore()
 	}
 	for ci, m := range cands {
 		if ci == bestI {
@@ -184,7 +188,7 @@ func (ss *sampleSession) decide(ctx context.Context, rq solver.Request) (solver.
 // total score. It stops early, with what it has, once the total can no
 // longer exceed beat even if every order left were won.
 func (ss *sampleSession) score(ctx context.Context, rq solver.Request, st *solver.State, m solver.Move, beat float64) (float64, error) {
-	top := max(ss.s.Win, 1) // the most an order can score
+	top := max(ss.winScore(), solver.DeckSize) // the most an order can score
 	total := 0.0
 	for oi, ord := range ss.orders {
 		if total+top*float64(len(ss.orders)-oi) <= beat {
@@ -198,13 +202,14 @@ func (ss *sampleSession) score(ctx context.Context, rq solver.Request, st *solve
 		if err != nil {
 			return 0, err
 		}
+		ss.playouts++
 		total += sc
 	}
 	return total, nil
 }
 
 // sampleCandidates appends the places the sampling player compares for the drawn
-// card in st: placements, and the base's own move own if placements lists
+// card in st: placements, and the base's own move own, when legal, if placements lists
 // it only as an equal stack or in its unassigned form (the base's later
 // moves depend on the stack names and assignments it chose).
 func sampleCandidates(st *solver.State, assign bool, own solver.Move, dst []solver.Move) []solver.Move {
@@ -213,7 +218,10 @@ func sampleCandidates(st *solver.State, assign bool, own solver.Move, dst []solv
 		own.Rank = st.Drawn()
 	}
 	if (own.Kind == solver.ToTable || own.Kind == solver.ToStack) && !slices.Contains(dst, own) {
-		dst = append(dst, own)
+		var all [solver.MaxLegalMoves]solver.Move
+		if slices.Contains(st.AppendLegalMoves(all[:0]), own) {
+			dst = append(dst, own)
+		}
 	}
 	return dst
 }
@@ -259,10 +267,16 @@ func (ss *sampleSession) rollout(ctx context.Context, rq solver.Request, st *sol
 		}
 	}
 	if st.Won() {
-		return ss.s.Win, nil
+		return ss.winScore(), nil
 	}
-	return float64(st.TotalPlaced()) / solver.DeckSize, nil
+	return float64(st.TotalPlaced()), nil
 }
+
+// winScore is the score of a won order. Scores are counted in 52nds (a
+// lost order scores its cards on the tables, a won one Win·52), so that
+// they are whole numbers for a whole Win and their sums exact: the early
+// stop in score compares them without rounding.
+func (ss *sampleSession) winScore() float64 { return ss.s.Win * solver.DeckSize }
 
 // deal draws the session's orders of the cards unseen in st.
 func (ss *sampleSession) deal(st *solver.State) { ss.orders = dealOrders(st, ss.s.N, ss.orders) }

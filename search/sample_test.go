@@ -34,6 +34,7 @@ func TestSampleChoice(t *testing.T) {
 	}
 	ss, st := start(plain), start(stubborn)
 	decided, deviated := 0, 0
+	played, plainPlayed := 0, 0 // orders played out by the player, and by a plain count
 	for i, d := range loadCorpus(t)[:6] {
 		g, err := solver.NewGame(&d, rules)
 		if err != nil {
@@ -41,7 +42,9 @@ func TestSampleChoice(t *testing.T) {
 		}
 		for !g.Over() {
 			rq := solver.Request{Game: solver.GameID(i), Position: g.View()}
+			before := ss.playouts
 			got, err := ss.decide(ctx, rq)
+			played += ss.playouts - before
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,6 +60,7 @@ func TestSampleChoice(t *testing.T) {
 			cands := sampleCandidates(&state, true, own.Move, buf[:0])
 			if own.Move.Kind != solver.StackToTable && g.Drawn() != 0 && g.StockLen() > 0 && len(cands) >= 2 {
 				decided++
+				plainPlayed += len(cands) * n
 				ss.deal(&state)
 				want, best := -1, math.Inf(-1)
 				for ci, m := range cands {
@@ -90,5 +94,8 @@ func TestSampleChoice(t *testing.T) {
 	if decided == 0 || deviated == 0 {
 		t.Fatalf("%d decisions sampled, %d left the base's move: the test checks nothing", decided, deviated)
 	}
-	t.Logf("%d decisions sampled, %d left the base's move", decided, deviated)
+	if played >= plainPlayed {
+		t.Errorf("the player played out %d orders, a plain count %d: the early stop saved nothing", played, plainPlayed)
+	}
+	t.Logf("%d decisions sampled, %d left the base's move; %d orders played out against %d", decided, deviated, played, plainPlayed)
 }

@@ -69,7 +69,7 @@ that position, settles the deck too.`,
 	f.String("resume", "", "with --corpus: keep the decks this earlier --out file settles, solve only its unknowns")
 	f.String("try", "", "with --corpus: play this strategy on each deck first; a won game settles the deck (a kind, with parameters: priority+rescue+endgame)")
 	f.IntSlice("handoff", nil, "with --try: where the strategy loses, search on from the positions of its game where the stock holds these numbers of cards (fewest first), e.g. 12,20,28")
-	f.Int64("handoff-nodes", 20_000, "with --handoff: search nodes allowed for each handoff search")
+	f.Int64("handoff-nodes", 20_000, "with --handoff: search nodes allowed for each handoff search (0: no limit, only --timeout stops it)")
 	addRulesFlags(cmd)
 	return cmd
 }
