@@ -49,19 +49,14 @@ func SampleKind() strategies.Kind {
 				}
 				s.N = n
 			}
-			if v, ok := params["win"]; ok {
-				f, err := strconv.ParseFloat(v, 64)
-				if err != nil {
-					return nil, fmt.Errorf("win: %w", err)
+			for name, dst := range map[string]*float64{"win": &s.Win, "margin": &s.Margin} {
+				if v, ok := params[name]; ok {
+					f, err := strconv.ParseFloat(v, 64)
+					if err != nil {
+						return nil, fmt.Errorf("%s: %w", name, err)
+					}
+					*dst = f
 				}
-				s.Win = f
-			}
-			if v, ok := params["margin"]; ok {
-				f, err := strconv.ParseFloat(v, 64)
-				if err != nil {
-					return nil, fmt.Errorf("margin: %w", err)
-				}
-				s.Margin = f
 			}
 			s.Assign = params["assign"] == "true"
 			return s, nil
@@ -152,7 +147,7 @@ func (ss *sampleSession) decide(ctx context.Context, rq solver.Request) (solver.
 	// best so far only by scoring more (so ties go to the base's move, then
 	// to the first place). A place stops being played out once it cannot
 	// catch up with the best even if it won every order left.
-	bestI, best := -1, 0.0
+	bestI, best := -1, math.Inf(-1)
 	for i, m := range cands {
 		if sameMove(m, d.Move, v.Drawn()) {
 			bestI = i
@@ -169,15 +164,11 @@ func (ss *sampleSession) decide(ctx context.Context, rq solver.Request) (solver.
 		if ci == bestI {
 			continue
 		}
-		beat := math.Inf(-1)
-		if bestI >= 0 {
-			beat = best
-		}
-		total, err := ss.score(ctx, rq, &st, m, beat)
+		total, err := ss.score(ctx, rq, &st, m, best)
 		if err != nil {
 			return d, err
 		}
-		if total > beat {
+		if total > best {
 			bestI, best = ci, total
 		}
 	}
