@@ -308,9 +308,12 @@ func TestSignals(t *testing.T) {
 		wait time.Duration
 	}{{syscall.SIGTERM, 2 * time.Second}, {syscall.SIGKILL, 5 * time.Second}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
-			dir := t.TempDir()
+			dir, tmp := t.TempDir(), t.TempDir()
 			cmd := exec.Command(calcsol, "eval", "--corpus", "uniform-1000", "--stacks", "3", "--workers", "1",
 				"--strategy", "plugin:command="+bin+" hang "+dir+",timeout=1m")
+			// The plugin's socket directory goes to a temporary directory of
+			// the test's: a SIGKILLed calcsol cannot remove it.
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -329,6 +332,17 @@ func TestSignals(t *testing.T) {
 			}
 			cmd.Wait()
 			waitGone(t, ps, tc.wait)
+			if tc.sig == syscall.SIGKILL {
+				return
+			}
+			// Stopped by a signal it handles, calcsol leaves no temporary files.
+			left, err := os.ReadDir(tmp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range left {
+				t.Errorf("left behind in TMPDIR after %v: %s", tc.sig, e.Name())
+			}
 		})
 	}
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/calcsol/calcsol/configs"
@@ -84,4 +85,99 @@ func BenchmarkEndgameK(b *testing.B) {
 			b.ReportMetric(float64(memo)/float64(b.N), "memo/search")
 		})
 	}
+}
+
+// BenchmarkAcyclic times the cycle check on positions with random cards
+// stacked (3 stacks, most of them lost, so the search must try every way of
+// taking them apart), against the same search remembering failed states in
+// a Go map cleared before each check (mapAcyclic, the first version): the
+// ratio of the two in one run, and how the cost grows with the cards
+// stacked.
+func BenchmarkAcyclic(b *testing.B) {
+	r := solver.Rules{Stacks: 3}
+	for _, n := range []int{12, 20, 28} {
+		rng := rand.New(rand.NewPCG(uint64(n), 7))
+		pos := make([]solver.State, 200)
+		lost := 0
+		for i := range pos {
+			pos[i] = randomStacked(rng, r, n)
+			if !Acyclic(&pos[i]) {
+				lost++
+			}
+		}
+		for _, impl := range []string{"keyset", "map"} {
+			b.Run(fmt.Sprintf("stacked=%d/%s", n, impl), func(b *testing.B) {
+				var a acyclicSearch
+				var m mapAcyclic
+				i := 0
+				for b.Loop() {
+					st := &pos[i%len(pos)]
+					if impl == "keyset" {
+						a.acyclic(st)
+					} else {
+						m.acyclic(st)
+					}
+					i++
+				}
+				b.ReportMetric(float64(lost)/float64(len(pos)), "lost-share")
+			})
+		}
+	}
+}
+
+// mapAcyclic is the first version of the cycle check's search: the same
+// states in a slower order of trying (every skip over every stack top) and
+// a map for the failed states. The benchmark's reference, and
+// TestAcyclicVersionsAgree's.
+type mapAcyclic struct {
+	acyclicSearch // the stacks read, and the key and shortage of a state
+	failed        map[uint64]struct{}
+}
+
+func (a *mapAcyclic) acyclic(st *solver.State) bool {
+	if a.failed == nil {
+		a.failed = map[uint64]struct{}{}
+	}
+	clear(a.failed)
+	h, p := a.load(st)
+	return a.dfs(h, p)
+}
+
+func (a *mapAcyclic) dfs(h [solver.MaxStacks]int, p [solver.Tables]int) bool {
+	key, empty := a.key(h, p)
+	if empty {
+		return true
+	}
+	if _, ok := a.failed[key]; ok {
+		return false
+	}
+	if a.short(p) {
+		a.failed[key] = struct{}{}
+		return false
+	}
+	for skip := 0; skip < solver.NumRanks; skip++ {
+		for s := range a.n {
+			if h[s] == 0 {
+				continue
+			}
+			r := a.stacks[s][h[s]-1]
+			for x := 1; x <= solver.Tables; x++ {
+				k := solver.TablePos(x, r)
+				if k-p[x-1] != skip {
+					continue
+				}
+				h2, p2 := h, p
+				h2[s]--
+				p2[x-1] = k + 1
+				a.count[r]--
+				ok := a.dfs(h2, p2)
+				a.count[r]++
+				if ok {
+					return true
+				}
+			}
+		}
+	}
+	a.failed[key] = struct{}{}
+	return false
 }

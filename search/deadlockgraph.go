@@ -44,16 +44,22 @@ type acyclicSearch struct {
 	stacks [solver.MaxStacks][]solver.Rank
 	buf    [solver.DeckSize]solver.Rank
 	count  [solver.NumRanks + 1]int // stacked cards of each rank not yet taken apart
-	failed map[uint64]struct{}
+	failed keySet
 }
 
 // acyclic is Acyclic reusing a's memory.
 func (a *acyclicSearch) acyclic(st *solver.State) bool {
-	clear(a.failed)
+	a.failed.reset()
+	h, p := a.load(st)
+	return a.dfs(h, p)
+}
+
+// load reads st's stacks into a and returns the search's first state: the
+// stacks' heights and the tables' pointers.
+func (a *acyclicSearch) load(st *solver.State) (h [solver.MaxStacks]int, p [solver.Tables]int) {
 	a.count = [solver.NumRanks + 1]int{}
 	a.n = st.Stacks()
 	used := 0
-	var h [solver.MaxStacks]int
 	for s := range a.n {
 		hs := st.Height(s)
 		a.stacks[s] = a.buf[used : used+hs]
@@ -65,34 +71,31 @@ func (a *acyclicSearch) acyclic(st *solver.State) bool {
 		used += hs
 		h[s] = hs
 	}
-	var p [solver.Tables]int
 	for x := 1; x <= solver.Tables; x++ {
 		p[x-1] = st.Placed(x)
 	}
-	return a.dfs(h, p)
+	return h, p
 }
 
-// dfs reports whether the stacks cut to heights h can be taken apart with
-// table pointers p.
-func (a *acyclicSearch) dfs(h [solver.MaxStacks]int, p [solver.Tables]int) bool {
-	empty := true
-	var key uint64
+// key packs state (h, p) into one word; empty reports that no card is left
+// on the stacks.
+func (a *acyclicSearch) key(h [solver.MaxStacks]int, p [solver.Tables]int) (key uint64, empty bool) {
+	empty = true
 	for s := range a.n {
 		if h[s] > 0 {
 			empty = false
 		}
 		key = key<<6 | uint64(h[s])
 	}
-	if empty {
-		return true
-	}
 	for x := range solver.Tables {
 		key = key<<4 | uint64(p[x])
 	}
-	if _, ok := a.failed[key]; ok {
-		return false
-	}
-	// Every card left needs a slot of its own still ahead of the pointers.
+	return key, empty
+}
+
+// short reports whether some rank has more cards left on the stacks than
+// open slots ahead of pointers p: every card left needs a slot of its own.
+func (a *acyclicSearch) short(p [solver.Tables]int) bool {
 	for r := solver.Rank(1); r <= solver.NumRanks; r++ {
 		if a.count[r] == 0 {
 			continue
@@ -104,44 +107,128 @@ func (a *acyclicSearch) dfs(h [solver.MaxStacks]int, p [solver.Tables]int) bool 
 			}
 		}
 		if free < a.count[r] {
-			a.fail(key)
-			return false
+			return true
 		}
 	}
+	return false
+}
+
+// dfs reports whether the stacks cut to heights h can be taken apart with
+// table pointers p.
+func (a *acyclicSearch) dfs(h [solver.MaxStacks]int, p [solver.Tables]int) bool {
+	key, empty := a.key(h, p)
+	if empty {
+		return true
+	}
+	if a.failed.has(key) {
+		return false
+	}
+	if a.short(p) {
+		a.fail(key)
+		return false
+	}
 	// Smallest skip first: a top that takes the slot a pointer is at skips
-	// nothing, and most positions are taken apart at the first try.
-	for skip := 0; skip < solver.NumRanks; skip++ {
-		for s := range a.n {
-			if h[s] == 0 {
+	// nothing, and most positions are taken apart at the first try. Ties in
+	// stack order, then table order.
+	type step struct{ skip, s, x int }
+	var steps [solver.MaxStacks * solver.Tables]step
+	ns := 0
+	for s := range a.n {
+		if h[s] == 0 {
+			continue
+		}
+		r := a.stacks[s][h[s]-1]
+		for x := 1; x <= solver.Tables; x++ {
+			skip := solver.TablePos(x, r) - p[x-1]
+			if skip < 0 {
 				continue
 			}
-			r := a.stacks[s][h[s]-1]
-			for x := 1; x <= solver.Tables; x++ {
-				k := solver.TablePos(x, r)
-				if k-p[x-1] != skip {
-					continue
-				}
-				h2, p2 := h, p
-				h2[s]--
-				p2[x-1] = k + 1
-				a.count[r]--
-				ok := a.dfs(h2, p2)
-				a.count[r]++
-				if ok {
-					return true
-				}
+			i := ns
+			for i > 0 && steps[i-1].skip > skip {
+				steps[i] = steps[i-1]
+				i--
 			}
+			steps[i] = step{skip, s, x}
+			ns++
+		}
+	}
+	for _, st := range steps[:ns] {
+		r := a.stacks[st.s][h[st.s]-1]
+		h2, p2 := h, p
+		h2[st.s]--
+		p2[st.x-1] = st.skip + p[st.x-1] + 1
+		a.count[r]--
+		ok := a.dfs(h2, p2)
+		a.count[r]++
+		if ok {
+			return true
 		}
 	}
 	a.fail(key)
 	return false
 }
 
-func (a *acyclicSearch) fail(key uint64) {
-	if a.failed == nil {
-		a.failed = make(map[uint64]struct{})
+func (a *acyclicSearch) fail(key uint64) { a.failed.add(key) }
+
+// keySet is a set of search states that a reset empties in constant time
+// (a map's clear costs its capacity, paid again by every check after one
+// large search): open addressing, each slot stamped with the generation
+// that filled it.
+type keySet struct {
+	keys  []uint64
+	gens  []uint32
+	gen   uint32
+	count int
+}
+
+func (k *keySet) reset() {
+	k.gen++
+	k.count = 0
+	if k.gen == 0 { // wrapped: stamps of old generations could match again
+		clear(k.gens)
+		k.gen = 1
 	}
-	a.failed[key] = struct{}{}
+}
+
+func (k *keySet) slot(key uint64) int {
+	mask := len(k.keys) - 1
+	i := int((key*0x9e3779b97f4a7c15)>>32) & mask
+	for k.gens[i] == k.gen && k.keys[i] != key {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+func (k *keySet) has(key uint64) bool {
+	if k.count == 0 {
+		return false
+	}
+	return k.gens[k.slot(key)] == k.gen
+}
+
+func (k *keySet) add(key uint64) {
+	if k.gen == 0 {
+		k.gen = 1
+	}
+	if 2*(k.count+1) > len(k.keys) {
+		k.grow()
+	}
+	i := k.slot(key)
+	if k.gens[i] != k.gen {
+		k.keys[i], k.gens[i] = key, k.gen
+		k.count++
+	}
+}
+
+func (k *keySet) grow() {
+	old, oldGens, gen := k.keys, k.gens, k.gen
+	n := max(2*len(old), 256)
+	k.keys, k.gens, k.count = make([]uint64, n), make([]uint32, n), 0
+	for i, g := range oldGens {
+		if g == gen {
+			k.add(old[i])
+		}
+	}
 }
 
 // DeadlockGraphKind is the deadlock-graph player as a kind.

@@ -200,3 +200,85 @@ func TestStrategiesPlayLegalMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestKeySet: the cycle check's memory of failed states holds what was
+// added, across growth (keys 0 and ones that collide included), and a
+// reset empties it, also when the generation counter wraps.
+func TestKeySet(t *testing.T) {
+	keys := []uint64{0, 1, 1 << 32, 1<<63 | 5}
+	for i := 1; i <= 1000; i++ {
+		keys = append(keys, uint64(i)*0x100000001)
+	}
+	const other = 2 // never among keys
+	fill := func(k *keySet) {
+		t.Helper()
+		for i, key := range keys {
+			k.add(key)
+			k.add(key)
+			if k.count != i+1 {
+				t.Fatalf("%d keys counted after adding %d", k.count, i+1)
+			}
+		}
+		for _, key := range keys {
+			if !k.has(key) {
+				t.Fatalf("%#x lost", key)
+			}
+		}
+		if k.has(other) {
+			t.Fatal("a key never added is present")
+		}
+	}
+	// absent checks that a reset emptied k: one other key added, so that
+	// has really probes the slots the old keys left stamped.
+	absent := func(k *keySet, when string) {
+		t.Helper()
+		k.add(other)
+		for _, key := range keys {
+			if k.has(key) {
+				t.Fatalf("%s: %#x present after a reset", when, key)
+			}
+		}
+	}
+	var k keySet
+	k.reset()
+	fill(&k)
+	k.reset()
+	absent(&k, "after a reset")
+	k.reset()
+	fill(&k)
+	// Filled under generation 1, then the counter wraps back to 1.
+	var w keySet
+	w.reset()
+	fill(&w)
+	if w.gen != 1 {
+		t.Fatalf("generation %d, want 1", w.gen)
+	}
+	w.gen = ^uint32(0)
+	w.reset()
+	absent(&w, "after the generation wrapped")
+}
+
+// TestAcyclicVersionsAgree: the cycle check gives the first version's
+// answer (mapAcyclic, in bench_test.go) on positions with random cards
+// stacked, from few to many, lost and not, one search's memory reused
+// across them as the players do.
+func TestAcyclicVersionsAgree(t *testing.T) {
+	var a acyclicSearch
+	var m mapAcyclic
+	counts := map[bool]int{}
+	for _, stacks := range []int{2, 3, 4} {
+		rng := rand.New(rand.NewPCG(uint64(stacks), 11))
+		for i := range 300 {
+			st := randomStacked(rng, solver.Rules{Stacks: stacks}, 4+i%30)
+			got, want := a.acyclic(&st), m.acyclic(&st)
+			if got != want {
+				t.Fatalf("%d stacks, position %d: acyclic %v, the first version %v", stacks, i, got, want)
+			}
+			counts[got]++
+		}
+	}
+	if counts[true] == 0 || counts[false] == 0 {
+		t.Fatalf("positions acyclic / not: %d / %d: the test needs both", counts[true], counts[false])
+	}
+	t.Logf("%d positions acyclic, %d not", counts[true], counts[false])
+}

@@ -137,7 +137,7 @@ func (ps *pimcSession) Decide(ctx context.Context, reqs []solver.Request, out []
 func (ps *pimcSession) search(ctx context.Context, v solver.View, baseMove solver.Move) (solver.Move, error) {
 	st := v.State()
 	var buf [solver.MaxLegalMoves]solver.Move
-	cands := placements(&st, ps.s.Assign, buf[:0])
+	cands := sampleCandidates(&st, ps.s.Assign, baseMove, buf[:0])
 	if len(cands) == 0 || len(cands) == 1 && baseMove.Kind != solver.Resign {
 		return baseMove, nil
 	}

@@ -39,6 +39,8 @@ func SampleKind() strategies.Kind {
 				Doc: "score of a won sample; a lost one scores its cards on the tables"},
 			{Name: "margin", Kind: solver.ParamFloat, Value: "0", Min: 0, Max: 4096,
 				Doc: "another place replaces the base's own move only by scoring more than this many won orders above it"},
+			{Name: "race", Kind: solver.ParamFloat, Value: "0", Min: 0, Max: 1e9,
+				Doc: "play the places out 16 orders at a time and drop a place once it trails the leader by this many standard errors (0: off)"},
 		},
 		Wrap: func(base solver.Strategy, params map[string]string) (solver.Strategy, error) {
 			s := &SampleStrategy{Base: base, N: DefaultSamples, Win: 100}
@@ -49,7 +51,7 @@ func SampleKind() strategies.Kind {
 				}
 				s.N = n
 			}
-			for name, dst := range map[string]*float64{"win": &s.Win, "margin": &s.Margin} {
+			for name, dst := range map[string]*float64{"win": &s.Win, "margin": &s.Margin, "race": &s.Race} {
 				if v, ok := params[name]; ok {
 					f, err := strconv.ParseFloat(v, 64)
 					if err != nil {
@@ -75,7 +77,15 @@ type SampleStrategy struct {
 	Margin float64
 	// Assign also tries every assignment of the stacked card.
 	Assign bool
+	// Race, when positive, plays the places out RaceBatch orders at a
+	// time, all on the same orders, and drops a place once its paired
+	// deficit to the leader exceeds Race standard errors (see race).
+	Race float64
 }
+
+// RaceBatch is how many orders the racing sampler plays each place out on
+// between two looks.
+const RaceBatch = 16
 
 // Info implements solver.Strategy.
 func (s *SampleStrategy) Info() solver.Info {
@@ -85,7 +95,8 @@ func (s *SampleStrategy) Info() solver.Info {
 		solver.Param{Name: "n", Kind: solver.ParamInt, Value: strconv.Itoa(s.N), Min: 1, Max: 4096, Doc: "orders of the unseen cards dealt per decision"},
 		solver.Param{Name: "assign", Kind: solver.ParamBool, Value: strconv.FormatBool(s.Assign), Doc: "also try each assignment of the stacked card"},
 		solver.Param{Name: "win", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Win, 'g', -1, 64), Min: 0, Max: 10000, Doc: "score of a won sample"},
-		solver.Param{Name: "margin", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Margin, 'g', -1, 64), Min: 0, Max: 4096, Doc: "another place must score more than this many won orders above the base's move"})
+		solver.Param{Name: "margin", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Margin, 'g', -1, 64), Min: 0, Max: 4096, Doc: "another place must score more than this many won orders above the base's move"},
+		solver.Param{Name: "race", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Race, 'g', -1, 64), Min: 0, Max: 1e9, Doc: "drop a place once it trails the leader by this many standard errors (0: off)"})
 	return solver.Info{Name: bi.Name + "+sample", Stochastic: bi.Stochastic, Params: ps}
 }
 
@@ -104,6 +115,7 @@ type sampleSession struct {
 	one    [1]solver.Request
 	oneOut [1]solver.Decision
 	orders [][]solver.Rank
+	scores []float64 // the racing sampler's score of each place on each order
 	// playouts counts the orders played out (the early stop's saving shows
 	// in tests).
 	playouts int
@@ -153,6 +165,13 @@ func (ss *sampleSession) decide(ctx context.Context, rq solver.Request) (solver.
 			bestI = i
 		}
 	}
+	if ss.s.Race > 0 {
+		i, err := ss.race(ctx, rq, &st, cands, bestI)
+		if err != nil {
+			return d, err
+		}
+		return solver.Decision{Move: cands[i]}, nil
+	}
 	if bestI >= 0 {
 		total, err := ss.score(ctx, rq, &st, cands[bestI], math.Inf(-1))
 		if err != nil {
@@ -197,6 +216,114 @@ func (ss *sampleSession) score(ctx context.Context, rq solver.Request, st *solve
 		total += sc
 	}
 	return total, nil
+}
+
+// race chooses among cands (own is the base's move's index, or -1) as a
+// plain count would — the highest total over the orders, the base's move
+// credited with the margin and preferred in a tie, then the first place —
+// but plays the places out RaceBatch orders at a time, every place still in
+// the race on the same orders, and after each batch drops a place that
+//   - could not overtake the leader even by winning every order left
+//     (exact: the plain count would not pick it either), or
+//   - trails the leader by more than Race standard errors of the paired
+//     differences of their scores (each order's standard deviation taken as
+//     at least one card, so that a few equal scores drop nothing).
+//
+// The second rule is a statistical bet: it saves the orders a clearly
+// worse place would take, and can drop a place that would have come back.
+func (ss *sampleSession) race(ctx context.Context, rq solver.Request, st *solver.State, cands []solver.Move, own int) (int, error) {
+	n, nc := len(ss.orders), len(cands)
+	if cap(ss.scores) < n*nc {
+		ss.scores = make([]float64, n*nc)
+	}
+	sc := ss.scores[:n*nc]
+	var alive [solver.MaxLegalMoves]bool
+	var total, bonus [solver.MaxLegalMoves]float64 // sums of scores; the margin, added last as in decide
+	for c := range nc {
+		alive[c] = true
+	}
+	if own >= 0 {
+		bonus[own] = ss.s.Margin * ss.winScore()
+	}
+	nalive := nc
+	// order visits the base's move first, so that it keeps the lead in a tie.
+	var orderBuf [solver.MaxLegalMoves]int
+	order := orderBuf[:0]
+	if own >= 0 {
+		order = append(order, own)
+	}
+	for c := range nc {
+		if c != own {
+			order = append(order, c)
+		}
+	}
+	top := max(ss.winScore(), solver.DeckSize)
+	lead := order[0]
+	for m := 0; m < n && nalive > 1; {
+		end := min(m+RaceBatch, n)
+		for _, c := range order {
+			if !alive[c] {
+				continue
+			}
+			for o := m; o < end; o++ {
+				x := *st
+				if err := x.Apply(cands[c]); err != nil {
+					return 0, fmt.Errorf("sample: candidate %s refused: %w", cands[c].Format(st.Rules()), err)
+				}
+				v, err := ss.rollout(ctx, rq, &x, ss.orders[o])
+				if err != nil {
+					return 0, err
+				}
+				ss.playouts++
+				sc[c*n+o] = v
+				total[c] += v
+			}
+		}
+		m = end
+		lead = -1
+		for _, c := range order {
+			if alive[c] && (lead < 0 || total[c]+bonus[c] > total[lead]+bonus[lead]) {
+				lead = c
+			}
+		}
+		for _, c := range order {
+			if !alive[c] || c == lead {
+				continue
+			}
+			if total[c]+top*float64(n-m)+bonus[c] < total[lead]+bonus[lead] || ss.trails(sc, n, m, lead, c, bonus[lead]-bonus[c]) {
+				alive[c] = false
+				nalive--
+			}
+		}
+	}
+	return lead, nil
+}
+
+// trails reports whether place c trails place lead by more than Race
+// standard errors after m of the n orders: the mean of their paired score
+// differences, plus the margin between them (margin, a bonus on a total over
+// all n orders) spread over the n orders, against the differences'
+// standard error.
+func (ss *sampleSession) trails(sc []float64, n, m, lead, c int, margin float64) bool {
+	raw := 0.0 // the paired differences' mean
+	for o := range m {
+		raw += sc[lead*n+o] - sc[c*n+o]
+	}
+	raw /= float64(m)
+	gap := raw + margin/float64(n)
+	if gap <= 0 {
+		return false
+	}
+	ss2 := 0.0
+	for o := range m {
+		d := sc[lead*n+o] - sc[c*n+o] - raw
+		ss2 += d * d
+	}
+	sd := 1.0 // one card: a lost order scores its cards on the tables
+	if m > 1 {
+		sd = max(sd, math.Sqrt(ss2/float64(m-1)))
+	}
+	return gap > ss.s.Race*sd/math.Sqrt(float64(m))
 }
 
 // sampleCandidates appends the places the sampling player compares for the drawn

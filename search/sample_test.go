@@ -14,6 +14,10 @@ import (
 // the highest total, ties to the base's own move, then to the first place —
 // so stopping a place once it cannot catch up changes no decision; and with
 // a margin larger than the orders dealt it always plays the base's move.
+// Racing the places (race) with a bar no deficit reaches drops only places
+// that cannot catch up, so it plays the place the player without racing
+// plays, with a margin too (64 orders: four batches); with race=2 it plays
+// fewer orders.
 func TestSampleChoice(t *testing.T) {
 	base, err := configs.Strategies().BuildSpec("priority:deadlock_check=exact,table=tuned-4")
 	if err != nil {
@@ -33,6 +37,13 @@ func TestSampleChoice(t *testing.T) {
 		return sess.(*sampleSession)
 	}
 	ss, st := start(plain), start(stubborn)
+	const rn = 4 * RaceBatch
+	full64 := start(&SampleStrategy{Base: base, N: rn, Win: 100, Assign: true})
+	exactRace := start(&SampleStrategy{Base: base, N: rn, Win: 100, Assign: true, Race: 1e9})
+	race2 := start(&SampleStrategy{Base: base, N: rn, Win: 100, Assign: true, Race: 2})
+	margin1 := start(&SampleStrategy{Base: base, N: rn, Win: 100, Assign: true, Margin: 1})
+	exactRace1 := start(&SampleStrategy{Base: base, N: rn, Win: 100, Assign: true, Margin: 1, Race: 1e9})
+	raced, racedPlain, racedSame := 0, 0, 0
 	decided, deviated := 0, 0
 	played, plainPlayed := 0, 0 // orders played out by the player, and by a plain count
 	for i, d := range loadCorpus(t)[:6] {
@@ -78,6 +89,38 @@ func TestSampleChoice(t *testing.T) {
 				if !sameMove(got.Move, own.Move, g.Drawn()) {
 					deviated++
 				}
+				b0, f0 := race2.playouts, full64.playouts
+				f2, err := full64.decide(ctx, rq)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range []struct {
+					name       string
+					raced, seq *sampleSession
+				}{{"no margin", exactRace, nil}, {"margin 1", exactRace1, margin1}} {
+					want := f2
+					if c.seq != nil {
+						if want, err = c.seq.decide(ctx, rq); err != nil {
+							t.Fatal(err)
+						}
+					}
+					er, err := c.raced.decide(ctx, rq)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if er.Move != want.Move {
+						t.Fatalf("deck %d, %d cards left, %s: racing with an unreachable bar played %s, without racing %s", i, g.StockLen(), c.name, er.Move.Format(rules), want.Move.Format(rules))
+					}
+				}
+				r2, err := race2.decide(ctx, rq)
+				if err != nil {
+					t.Fatal(err)
+				}
+				raced += race2.playouts - b0
+				racedPlain += full64.playouts - f0
+				if r2.Move == f2.Move {
+					racedSame++
+				}
 				stub, err := st.decide(ctx, rq)
 				if err != nil {
 					t.Fatal(err)
@@ -97,5 +140,9 @@ func TestSampleChoice(t *testing.T) {
 	if played >= plainPlayed {
 		t.Errorf("the player played out %d orders, a plain count %d: the early stop saved nothing", played, plainPlayed)
 	}
+	if raced >= racedPlain {
+		t.Errorf("racing with race=2 played out %d orders, without it %d: it saved nothing", raced, racedPlain)
+	}
 	t.Logf("%d decisions sampled, %d left the base's move; %d orders played out against %d", decided, deviated, played, plainPlayed)
+	t.Logf("64 orders: racing (race=2) played out %d orders against %d, and chose as without it in %d of %d decisions", raced, racedPlain, racedSame, decided)
 }
