@@ -267,8 +267,14 @@ type StrategyWitness struct {
 	all   []solver.Session
 
 	hand    Handoff
-	solvers []*Solver // idle solvers for the handoff searches
+	solvers []*Solver    // idle solvers for the handoff searches
+	nodes   atomic.Int64 // search nodes spent in handoff searches
 }
+
+// HandoffNodes returns the search nodes spent so far in handoff searches,
+// the failed ones included (SolveAll's results count only the search from
+// the start of each deck).
+func (w *StrategyWitness) HandoffNodes() int64 { return w.nodes.Load() }
 
 // Handoff says where a StrategyWitness's search takes over from a lost game:
 // at the position where the stock first holds s cards (a card drawn), for
@@ -352,6 +358,7 @@ func (w *StrategyWitness) handoff(ctx context.Context, d *solver.Deck, r solver.
 			continue
 		}
 		res, err := sv.SolveAfter(ctx, *d, r, trace[:n], w.hand.Budget)
+		w.nodes.Add(res.Nodes)
 		if err == nil && res.Winnable == Yes {
 			return append(slices.Clone(trace[:n]), res.Trace...)
 		}

@@ -188,6 +188,43 @@ func TestStrategyWitnessHandoff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The witness counts the nodes of every handoff search it ran: on each
+	// deck the strategy loses, fewest cards first, up to the first win. With
+	// one worker it runs them in deck order on one reused solver (whose memo
+	// keeps the size it grew to, which can change a count), as below.
+	w1, err := clairvoyant.NewStrategyWitness(context.Background(), base, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w1.Close()
+	w1.SetHandoff(clairvoyant.Handoff{Stock: stocks, Budget: budget})
+	if _, err := clairvoyant.SolveAll(context.Background(), ds, rules, clairvoyant.Options{Witness: w1.Line}, clairvoyant.Budget{Nodes: 1}, 1, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	sv := clairvoyant.NewSolver(clairvoyant.Options{MemoBits: 18})
+	var wantNodes int64
+	for i := range ds {
+		if games[i].Won {
+			continue
+		}
+		for _, size := range []int{8, 16} {
+			n, ok := cuts[i][size]
+			if !ok {
+				continue
+			}
+			res, err := sv.SolveAfter(context.Background(), ds[i], rules, games[i].Trace[:n], budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantNodes += res.Nodes
+			if res.Winnable == clairvoyant.Yes {
+				break
+			}
+		}
+	}
+	if got := w1.HandoffNodes(); got != wantNodes || got == 0 {
+		t.Errorf("the witness counts %d nodes in handoff searches, the searches it ran took %d", got, wantNodes)
+	}
 	handedOff := 0
 	for i, r := range res {
 		switch {

@@ -169,6 +169,7 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 		}
 	}
 	var opts clairvoyant.Options
+	var handoffNodes func() int64 // nil without --handoff
 	if spec, _ := f.GetString("try"); spec != "" {
 		s, err := strategyRegistry().BuildSpec(spec)
 		if err != nil {
@@ -190,6 +191,7 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 				}
 			}
 			w.SetHandoff(clairvoyant.Handoff{Stock: hs, Budget: clairvoyant.Budget{Nodes: hn}})
+			handoffNodes = w.HandoffNodes
 		}
 		opts.Witness = w.Line
 	} else if f.Changed("handoff") {
@@ -211,7 +213,11 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	blo, _ := tournament.Wilson(t.Winnable, n, tournament.Z95)
 	_, bhi := tournament.Wilson(t.Winnable+t.Unknown, n, tournament.Z95)
 	fmt.Fprintf(w, "corpus %s: %d decks; %s; budget %s nodes a deck; workers %d\n", arg, n, rules, nodesText(budget.Nodes), workers)
-	fmt.Fprintf(w, "winnable %d, unwinnable %d, unknown %d (%d nodes, %s)\n", t.Winnable, t.Unwinnable, t.Unknown, t.Nodes, elapsed.Round(time.Millisecond))
+	spent := fmt.Sprintf("%d nodes", t.Nodes)
+	if handoffNodes != nil {
+		spent = fmt.Sprintf("%d nodes from the start, %d in handoff searches", t.Nodes, handoffNodes())
+	}
+	fmt.Fprintf(w, "winnable %d, unwinnable %d, unknown %d (%s, %s)\n", t.Winnable, t.Unwinnable, t.Unknown, spent, elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "winnable share %.2f %%, Wilson 95 %% CI [%.2f, %.2f] (unknowns counted as not won)\n", 100*float64(t.Winnable)/float64(n), 100*lo, 100*hi)
 	fmt.Fprintf(w, "clairvoyant bound: [%.2f, %.2f] %% of decks, Wilson 95 %% [%.2f, %.2f]\n",
 		100*float64(t.Winnable)/float64(n), 100*float64(t.Winnable+t.Unknown)/float64(n), 100*blo, 100*bhi)
