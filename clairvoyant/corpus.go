@@ -333,22 +333,9 @@ func (w *StrategyWitness) handoff(ctx context.Context, d *solver.Deck, r solver.
 	if len(w.hand.Stock) == 0 {
 		return nil
 	}
-	// cut[s] is the length of the prefix of trace after which the stock
-	// first holds s cards with a card drawn.
-	cut := map[int]int{}
-	g, err := solver.NewGame(d, r)
+	cut, err := cuts(d, r, trace)
 	if err != nil {
 		return nil
-	}
-	for i := 0; ; i++ {
-		if g.Drawn() != 0 {
-			if _, ok := cut[g.StockLen()]; !ok {
-				cut[g.StockLen()] = i
-			}
-		}
-		if i == len(trace) || g.Apply(trace[i]) != nil {
-			break
-		}
 	}
 	sv := w.solver()
 	defer w.putSolver(sv)
@@ -364,6 +351,28 @@ func (w *StrategyWitness) handoff(ctx context.Context, d *solver.Deck, r solver.
 		}
 	}
 	return nil
+}
+
+// cuts maps each number of cards s that the stock holds, with a card drawn,
+// somewhere in the game trace plays on d, to the length of the prefix of
+// trace after which that first happens.
+func cuts(d *solver.Deck, r solver.Rules, trace []solver.Move) (map[int]int, error) {
+	cut := map[int]int{}
+	g, err := solver.NewGame(d, r)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; ; i++ {
+		if g.Drawn() != 0 {
+			if _, ok := cut[g.StockLen()]; !ok {
+				cut[g.StockLen()] = i
+			}
+		}
+		if i == len(trace) || g.Apply(trace[i]) != nil {
+			break
+		}
+	}
+	return cut, nil
 }
 
 // solver returns an idle handoff solver, or a new one with a smaller memo

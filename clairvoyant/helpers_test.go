@@ -3,6 +3,8 @@ package clairvoyant_test
 import (
 	"bytes"
 	"testing"
+
+	"github.com/calcsol/calcsol/solver"
 )
 
 type bytesBuffer = bytes.Buffer
@@ -16,4 +18,27 @@ func cases(n int) int {
 		return max(n/3, 1)
 	}
 	return n * scale
+}
+
+// stockCuts maps each number of cards the stock holds, with a card drawn,
+// somewhere in game trace on d, to the length of the prefix of trace after
+// which that first happens (where handoffs and autopsies search).
+func stockCuts(t *testing.T, d *solver.Deck, r solver.Rules, trace []solver.Move) map[int]int {
+	t.Helper()
+	cut := map[int]int{}
+	g, err := solver.NewGame(d, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j := 0; ; j++ {
+		if _, seen := cut[g.StockLen()]; g.Drawn() != 0 && !seen {
+			cut[g.StockLen()] = j
+		}
+		if j == len(trace) {
+			return cut
+		}
+		if err := g.Apply(trace[j]); err != nil {
+			t.Fatalf("move %d of the game does not replay: %v", j, err)
+		}
+	}
 }

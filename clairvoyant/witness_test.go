@@ -160,22 +160,7 @@ func TestStrategyWitnessHandoff(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cuts[i] = map[int]int{}
-		g, err := solver.NewGame(&ds[i], rules)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for j := 0; ; j++ {
-			if _, seen := cuts[i][g.StockLen()]; g.Drawn() != 0 && !seen {
-				cuts[i][g.StockLen()] = j
-			}
-			if j == len(games[i].Trace) {
-				break
-			}
-			if err := g.Apply(games[i].Trace[j]); err != nil {
-				t.Fatalf("deck %d: the strategy's move %d does not replay: %v", i, j, err)
-			}
-		}
+		cuts[i] = stockCuts(t, &ds[i], rules, games[i].Trace)
 	}
 	w, err := clairvoyant.NewStrategyWitness(context.Background(), base, rules)
 	if err != nil {
