@@ -236,14 +236,18 @@ func FormatPriority(t *strategies.Table, comment string) []byte {
 			key("rank"), scalar(k.String(), 0),
 			key("ops"), scalar(strategies.FormatOps(t.Ops[k]), yaml.DoubleQuotedStyle)))
 	}
+	options := mapping(0,
+		key("tx_respects_reservation"), scalar(fmt.Sprint(t.Options.TxRespectsReservation), 0),
+		key("deadlock_check"), scalar(fmt.Sprint(t.Options.Check), 0),
+		key("on_exhausted"), scalar(fmt.Sprint(t.Options.OnExhausted), 0))
+	if t.Options.ReassignTops { // written only when set: older files and readers know no such key
+		options.Content = append(options.Content, key("reassign_tops"), scalar("true", 0))
+	}
 	doc := mapping(0,
 		key("name"), scalar(t.Name, 0),
 		key("source"), scalar(t.Source, yaml.DoubleQuotedStyle),
 		key("stacks"), scalar(t.Stacks, 0),
-		key("options"), mapping(0,
-			key("tx_respects_reservation"), scalar(fmt.Sprint(t.Options.TxRespectsReservation), 0),
-			key("deadlock_check"), scalar(fmt.Sprint(t.Options.Check), 0),
-			key("on_exhausted"), scalar(fmt.Sprint(t.Options.OnExhausted), 0)),
+		key("options"), options,
 		key("ranks"), ranks)
 	var b bytes.Buffer
 	for _, line := range strings.Split(strings.TrimRight(comment, "\n"), "\n") {

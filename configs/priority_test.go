@@ -140,6 +140,45 @@ func TestFormatPriorityQuotes(t *testing.T) {
 	}
 }
 
+// The options survive a round trip through the file format; reassign_tops
+// is written only when set, so a table without it reads as it always did.
+func TestFormatPriorityOptions(t *testing.T) {
+	tests := []struct {
+		name     string
+		set      map[string]string
+		reassign bool // the file names reassign_tops
+	}{
+		{"defaults", nil, false},
+		{"exact, last stack", map[string]string{"deadlock_check": "exact", "on_exhausted": "last-stack", "tx_respects_reservation": "false"}, false},
+		{"reassign tops", map[string]string{"reassign_tops": "true"}, true},
+		{"reassign tops off", map[string]string{"reassign_tops": "false"}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tab, err := LoadPriority(DefaultPriority)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range tc.set {
+				if err := tab.Options.SetOption(k, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out := FormatPriority(tab, "")
+			if got := bytes.Contains(out, []byte("reassign_tops")); got != tc.reassign {
+				t.Errorf("the file names reassign_tops: %v, want %v\n%s", got, tc.reassign, out)
+			}
+			back, err := ParsePriority(out, "t.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back.Options != tab.Options {
+				t.Errorf("options %+v read back as %+v", tab.Options, back.Options)
+			}
+		})
+	}
+}
+
 // An error from the parts of a table (an operation, an option) stays in
 // the chain under the file and line.
 func TestParsePriorityKeepsTheChain(t *testing.T) {

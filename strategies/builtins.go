@@ -39,6 +39,7 @@ func PriorityKind(load TableLoader) Kind {
 			{Name: "tx_respects_reservation", Kind: solver.ParamBool, Value: fmt.Sprint(def.TxRespectsReservation), Doc: "Tx is refused when a stacked card reserves the slot"},
 			{Name: "deadlock_check", Kind: solver.ParamChoice, Value: string(def.Check), Choices: []string{string(CheckPartial), string(CheckExact), string(CheckNone)}, Doc: "the check before stacking"},
 			{Name: "on_exhausted", Kind: solver.ParamChoice, Value: string(def.OnExhausted), Choices: []string{string(ExhaustLose), string(ExhaustLastStack)}, Doc: "what happens when every operation is rejected"},
+			{Name: "reassign_tops", Kind: solver.ParamBool, Value: fmt.Sprint(def.ReassignTops), Doc: "a stack top its assigned table does not need may go to another table that needs it (slot not reserved)"},
 		},
 		Build: func(params map[string]string) (solver.Strategy, error) {
 			return NewPriorityStrategy(load, params)

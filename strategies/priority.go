@@ -156,6 +156,23 @@ func (s *Priority) autoMove(p solver.View) (solver.Move, bool) {
 			}
 		}
 	}
+	if !s.opt.ReassignTops {
+		return solver.Move{}, false
+	}
+	// No top goes where it is meant to: one may go to another table that
+	// needs its rank now, if no stacked card holds that slot.
+	for st := 0; st < p.Stacks(); st++ {
+		t := p.Top(st)
+		if t == 0 {
+			continue
+		}
+		r := t.Rank()
+		for x := 1; x <= solver.Tables; x++ {
+			if p.Need(x) == r && !p.Reserved(x, r) {
+				return solver.Move{Kind: solver.StackToTable, Rank: r, Stack: int8(st), Table: int8(x)}, true
+			}
+		}
+	}
 	return solver.Move{}, false
 }
 

@@ -160,6 +160,59 @@ func TestPriorityObeysSlotsAndCheck1(t *testing.T) {
 	}
 }
 
+// With reassign_tops, a stack top goes to a table its card is not meant for
+// only when no top can go where it is meant to, only to a table that needs
+// its rank now and whose slot no stacked card holds, and the first such top
+// in stack order; every game replays. It happens (the test fails if not).
+func TestPriorityReassignTops(t *testing.T) {
+	for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 4, Preplaced: true}} {
+		t.Run(r.String(), func(t *testing.T) {
+			s := priority(t, r, "reassign_tops=true", "deadlock_check=exact")
+			rng := rand.New(rand.NewPCG(3, 4))
+			reassigned := 0
+			for range 300 {
+				d := randomDeck(rng)
+				g, _ := solver.NewGame(&d, r)
+				for !g.Over() {
+					m, err := s.Choose(g.View())
+					if err != nil {
+						break
+					}
+					if c := g.Top(int(m.Stack)); m.Kind == solver.StackToTable && c.Table() != int(m.Table) {
+						reassigned++
+						if g.Reserved(int(m.Table), c.Rank()) {
+							t.Fatalf("deck %s: %s takes a slot a stacked card holds", d.String(), m.Format(r))
+						}
+						for st := range g.Stacks() {
+							top := g.Top(st)
+							if top == 0 {
+								continue
+							}
+							if x := top.Table(); x != 0 && g.Need(x) == top.Rank() {
+								t.Fatalf("deck %s: %s while %s can go to its own table %d", d.String(), m.Format(r), top.Rank(), x)
+							}
+							if st < int(m.Stack) {
+								for x := 1; x <= solver.Tables; x++ {
+									if g.Need(x) == top.Rank() && !g.Reserved(x, top.Rank()) {
+										t.Fatalf("deck %s: %s, but an earlier stack's top %s could go to table %d", d.String(), m.Format(r), top.Rank(), x)
+									}
+								}
+							}
+						}
+					}
+					if err := g.Apply(m); err != nil {
+						t.Fatalf("deck %s: %s: %v", d.String(), m.Format(r), err)
+					}
+				}
+			}
+			if reassigned == 0 {
+				t.Fatal("no top was reassigned in 300 games: the test tests nothing")
+			}
+			t.Logf("%d tops reassigned in 300 games", reassigned)
+		})
+	}
+}
+
 // BenchmarkPriorityGames plays whole games on one core: Table 1 for 3
 // stacks, and the tables strategies.Derive makes from it for more, so that
 // the cost can be read against the number of stacks.

@@ -174,6 +174,12 @@ type Options struct {
 	Check CheckMode
 	// OnExhausted is what happens when no operation is legal.
 	OnExhausted ExhaustedMode
+	// ReassignTops lets a stack top that its assigned table does not need
+	// go to another table that needs its rank now, when no stacked card
+	// reserves that slot; the card's reservation moves with it. The rules
+	// allow it (a top may go to any table that needs it); the paper's
+	// assignments never change, so DefaultOptions leaves it off.
+	ReassignTops bool
 }
 
 // DefaultOptions are calcsol's faithful reading of the paper (docs/priority.md).
@@ -208,16 +214,31 @@ func (o *Options) SetOption(key, value string) error {
 		default:
 			return fmt.Errorf("option %s: %q is not lose or last-stack", key, value)
 		}
+	case "reassign_tops":
+		switch value {
+		case "true":
+			o.ReassignTops = true
+		case "false":
+			o.ReassignTops = false
+		default:
+			return fmt.Errorf("option %s: %q is not true or false", key, value)
+		}
 	default:
-		return fmt.Errorf("unknown option %q (want tx_respects_reservation, deadlock_check or on_exhausted)", key)
+		return fmt.Errorf("unknown option %q (want tx_respects_reservation, deadlock_check, on_exhausted or reassign_tops)", key)
 	}
 	return nil
 }
 
-// String writes the options as key=value pairs.
+// String writes the options as key=value pairs (reassign_tops only when
+// set, so that the text of a table without it is what it was before the
+// option existed: tuning logs key their candidates by it).
 func (o Options) String() string {
-	return fmt.Sprintf("tx_respects_reservation=%t deadlock_check=%s on_exhausted=%s",
+	s := fmt.Sprintf("tx_respects_reservation=%t deadlock_check=%s on_exhausted=%s",
 		o.TxRespectsReservation, o.Check, o.OnExhausted)
+	if o.ReassignTops {
+		s += " reassign_tops=true"
+	}
+	return s
 }
 
 // Diff lists, as key=value pairs, the options of o that differ from base.
@@ -231,6 +252,9 @@ func (o Options) Diff(base Options) string {
 	}
 	if o.OnExhausted != base.OnExhausted {
 		parts = append(parts, "on_exhausted="+string(o.OnExhausted))
+	}
+	if o.ReassignTops != base.ReassignTops {
+		parts = append(parts, fmt.Sprintf("reassign_tops=%t", o.ReassignTops))
 	}
 	return strings.Join(parts, " ")
 }

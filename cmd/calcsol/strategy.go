@@ -17,7 +17,7 @@ func addStrategyFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.String("strategy", "priority", "strategy to play: a kind ("+strings.Join(strategyRegistry().Names(), ", ")+"),\noptionally with parameters: priority:deadlock_check=exact")
 	f.String("table", "", "priority table: a YAML file or a shipped name ("+strings.Join(configs.PriorityNames(), ", ")+");\ndefault: the shipped table for the number of stacks")
-	f.StringArray("option", nil, "override a table option, key=value (tx_respects_reservation, deadlock_check, on_exhausted); repeatable")
+	f.StringArray("option", nil, "override a table option, key=value (tx_respects_reservation, deadlock_check, on_exhausted, reassign_tops); repeatable")
 }
 
 // newStrategy builds the strategy named by cmd's flags and a label that
