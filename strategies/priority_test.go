@@ -129,8 +129,30 @@ func TestPriorityGoldenTraces(t *testing.T) {
 func TestPriorityObeysSlotsAndCheck1(t *testing.T) {
 	r := solver.Rules{Stacks: 3}
 	s := priority(t, r)
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < 500; i++ {
+	playMoves(t, s, r, 500, rand.New(rand.NewPCG(1, 2)), func(d *solver.Deck, g *solver.Game, m solver.Move) {
+		switch m.Kind {
+		case solver.ToStack:
+			x := int(m.Table)
+			if x == 0 || g.Filled(x, g.Drawn()) || g.Reserved(x, g.Drawn()) {
+				t.Fatalf("deck %s: %s stacks for a taken slot", d.String(), m.Format(r))
+			}
+			before := uint16(1)<<solver.TablePos(x, g.Drawn()) - 1
+			if g.StackMask(int(m.Stack), x)&before != 0 {
+				t.Fatalf("deck %s: %s breaks check 1", d.String(), m.Format(r))
+			}
+		case solver.StackToTable:
+			if c := g.Top(int(m.Stack)); c.Table() != int(m.Table) {
+				t.Fatalf("deck %s: %s moves a card meant for table %d", d.String(), m.Format(r), c.Table())
+			}
+		}
+	})
+}
+
+// playMoves plays n decks of rng with s under r, calling check with each
+// move before it is applied; a game ends when s resigns.
+func playMoves(t *testing.T, s *strategies.Priority, r solver.Rules, n int, rng *rand.Rand, check func(d *solver.Deck, g *solver.Game, m solver.Move)) {
+	t.Helper()
+	for range n {
 		d := randomDeck(rng)
 		g, _ := solver.NewGame(&d, r)
 		for !g.Over() {
@@ -138,23 +160,9 @@ func TestPriorityObeysSlotsAndCheck1(t *testing.T) {
 			if err != nil {
 				break
 			}
-			switch m.Kind {
-			case solver.ToStack:
-				x := int(m.Table)
-				if x == 0 || g.Filled(x, g.Drawn()) || g.Reserved(x, g.Drawn()) {
-					t.Fatalf("deck %s: %s stacks for a taken slot", d.String(), m.Format(r))
-				}
-				before := uint16(1)<<solver.TablePos(x, g.Drawn()) - 1
-				if g.StackMask(int(m.Stack), x)&before != 0 {
-					t.Fatalf("deck %s: %s breaks check 1", d.String(), m.Format(r))
-				}
-			case solver.StackToTable:
-				if c := g.Top(int(m.Stack)); c.Table() != int(m.Table) {
-					t.Fatalf("deck %s: %s moves a card meant for table %d", d.String(), m.Format(r), c.Table())
-				}
-			}
+			check(&d, g, m)
 			if err := g.Apply(m); err != nil {
-				t.Fatal(err)
+				t.Fatalf("deck %s: %s: %v", d.String(), m.Format(r), err)
 			}
 		}
 	}
@@ -168,43 +176,33 @@ func TestPriorityReassignTops(t *testing.T) {
 	for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 4, Preplaced: true}} {
 		t.Run(r.String(), func(t *testing.T) {
 			s := priority(t, r, "reassign_tops=true", "deadlock_check=exact")
-			rng := rand.New(rand.NewPCG(3, 4))
 			reassigned := 0
-			for range 300 {
-				d := randomDeck(rng)
-				g, _ := solver.NewGame(&d, r)
-				for !g.Over() {
-					m, err := s.Choose(g.View())
-					if err != nil {
-						break
+			playMoves(t, s, r, 300, rand.New(rand.NewPCG(3, 4)), func(d *solver.Deck, g *solver.Game, m solver.Move) {
+				c := g.Top(int(m.Stack))
+				if m.Kind != solver.StackToTable || c.Table() == int(m.Table) {
+					return
+				}
+				reassigned++
+				if g.Reserved(int(m.Table), c.Rank()) {
+					t.Fatalf("deck %s: %s takes a slot a stacked card holds", d.String(), m.Format(r))
+				}
+				for st := range g.Stacks() {
+					top := g.Top(st)
+					if top == 0 {
+						continue
 					}
-					if c := g.Top(int(m.Stack)); m.Kind == solver.StackToTable && c.Table() != int(m.Table) {
-						reassigned++
-						if g.Reserved(int(m.Table), c.Rank()) {
-							t.Fatalf("deck %s: %s takes a slot a stacked card holds", d.String(), m.Format(r))
-						}
-						for st := range g.Stacks() {
-							top := g.Top(st)
-							if top == 0 {
-								continue
-							}
-							if x := top.Table(); x != 0 && g.Need(x) == top.Rank() {
-								t.Fatalf("deck %s: %s while %s can go to its own table %d", d.String(), m.Format(r), top.Rank(), x)
-							}
-							if st < int(m.Stack) {
-								for x := 1; x <= solver.Tables; x++ {
-									if g.Need(x) == top.Rank() && !g.Reserved(x, top.Rank()) {
-										t.Fatalf("deck %s: %s, but an earlier stack's top %s could go to table %d", d.String(), m.Format(r), top.Rank(), x)
-									}
-								}
+					if x := top.Table(); x != 0 && g.Need(x) == top.Rank() {
+						t.Fatalf("deck %s: %s while %s can go to its own table %d", d.String(), m.Format(r), top.Rank(), x)
+					}
+					if st < int(m.Stack) {
+						for x := 1; x <= solver.Tables; x++ {
+							if g.Need(x) == top.Rank() && !g.Reserved(x, top.Rank()) {
+								t.Fatalf("deck %s: %s, but an earlier stack's top %s could go to table %d", d.String(), m.Format(r), top.Rank(), x)
 							}
 						}
-					}
-					if err := g.Apply(m); err != nil {
-						t.Fatalf("deck %s: %s: %v", d.String(), m.Format(r), err)
 					}
 				}
-			}
+			})
 			if reassigned == 0 {
 				t.Fatal("no top was reassigned in 300 games: the test tests nothing")
 			}
