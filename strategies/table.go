@@ -188,18 +188,11 @@ func DefaultOptions() Options {
 }
 
 // SetOption sets one option by its config name ("tx_respects_reservation",
-// "deadlock_check", "on_exhausted").
+// "deadlock_check", "on_exhausted", "reassign_tops").
 func (o *Options) SetOption(key, value string) error {
 	switch key {
 	case "tx_respects_reservation":
-		switch value {
-		case "true":
-			o.TxRespectsReservation = true
-		case "false":
-			o.TxRespectsReservation = false
-		default:
-			return fmt.Errorf("option %s: %q is not true or false", key, value)
-		}
+		return setBool(&o.TxRespectsReservation, key, value)
 	case "deadlock_check":
 		switch m := CheckMode(value); m {
 		case CheckPartial, CheckExact, CheckNone:
@@ -215,16 +208,22 @@ func (o *Options) SetOption(key, value string) error {
 			return fmt.Errorf("option %s: %q is not lose or last-stack", key, value)
 		}
 	case "reassign_tops":
-		switch value {
-		case "true":
-			o.ReassignTops = true
-		case "false":
-			o.ReassignTops = false
-		default:
-			return fmt.Errorf("option %s: %q is not true or false", key, value)
-		}
+		return setBool(&o.ReassignTops, key, value)
 	default:
 		return fmt.Errorf("unknown option %q (want tx_respects_reservation, deadlock_check, on_exhausted or reassign_tops)", key)
+	}
+	return nil
+}
+
+// setBool sets the boolean option key from value, "true" or "false".
+func setBool(dst *bool, key, value string) error {
+	switch value {
+	case "true":
+		*dst = true
+	case "false":
+		*dst = false
+	default:
+		return fmt.Errorf("option %s: %q is not true or false", key, value)
 	}
 	return nil
 }
