@@ -57,6 +57,27 @@ func BenchmarkGames(b *testing.B) {
 	}
 }
 
+// BenchmarkRescuedPlayouts plays whole games (4 stacks, tables start
+// empty) with the sampling player whose playouts are rescued, 32 orders a
+// decision: the rescue played out exactly, then giving up lost playouts,
+// then with a budget of search states for each cycle check.
+func BenchmarkRescuedPlayouts(b *testing.B) {
+	reg := configs.Strategies()
+	for _, k := range Kinds() {
+		reg.MustRegister(k)
+	}
+	for _, rescue := range []string{"rescue", "rescue:give_up=true", "rescue:give_up=true,nodes=3000", "rescue:give_up=true,nodes=1000"} {
+		spec := "priority:table=tuned-4,deadlock_check=exact,reassign_tops=true+" + rescue + "+sample:n=32,assign=true,race=3+rescue+endgame:k=4"
+		s, err := reg.BuildSpec(spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(rescue, func(b *testing.B) {
+			benchGames(b, s, solver.Rules{Stacks: 4})
+		})
+	}
+}
+
 // BenchmarkEndgameK measures one exact search from the positions the
 // deadlock-graph player reaches with k cards left (4 stacks, A 2 3 4
 // pre-placed), each with a fresh memo: time and memo entries grow with k.

@@ -45,11 +45,30 @@ type acyclicSearch struct {
 	buf    [solver.DeckSize]solver.Rank
 	count  [solver.NumRanks + 1]int // stacked cards of each rank not yet taken apart
 	failed keySet
+	// limit, when positive, is how many search states a check may visit;
+	// one that would visit more stops and answers false with cut set (its
+	// failures so far are kept: they are true whatever the budget).
+	limit, visited int
+	cut            bool
 }
 
 // acyclic is Acyclic reusing a's memory.
 func (a *acyclicSearch) acyclic(st *solver.State) bool {
 	a.failed.reset()
+	return a.again(st)
+}
+
+// again is acyclic keeping the failed states of the checks since the last
+// reset. A state is the heights of the stacks' remaining bottom parts and
+// the tables' pointers, and whether it fails depends only on the cards of
+// those bottom parts, so a failure stays true while they are the same
+// cards: again is exact for the positions one move away from the position
+// checked after the last reset (the move adds at most the one drawn card on
+// top of one stack, or takes a top off), as the deadlock-graph player's
+// candidates are. The checks of its candidates share the failures of the
+// first (TestAcyclicAgainAgrees).
+func (a *acyclicSearch) again(st *solver.State) bool {
+	a.visited, a.cut = 0, false
 	h, p := a.load(st)
 	return a.dfs(h, p)
 }
@@ -120,6 +139,10 @@ func (a *acyclicSearch) dfs(h [solver.MaxStacks]int, p [solver.Tables]int) bool 
 	if empty {
 		return true
 	}
+	if a.visited++; a.limit > 0 && a.visited > a.limit {
+		a.cut = true
+		return false
+	}
 	if a.failed.has(key) {
 		return false
 	}
@@ -162,6 +185,9 @@ func (a *acyclicSearch) dfs(h [solver.MaxStacks]int, p [solver.Tables]int) bool 
 		a.count[r]++
 		if ok {
 			return true
+		}
+		if a.cut {
+			return false // not a failure: the budget ran out below
 		}
 	}
 	a.fail(key)
@@ -290,7 +316,7 @@ var errNoMove = fmt.Errorf("%w: no legal move", solver.ErrResign)
 // Choose implements solver.Chooser.
 func (d *DeadlockGraph) Choose(v solver.View) (solver.Move, error) {
 	st := v.State()
-	m, ok := d.choose(&st)
+	m, ok := d.choose(&st, false)
 	if !ok {
 		return m, errNoMove
 	}
@@ -303,8 +329,9 @@ type rated struct {
 	cost float64
 }
 
-// choose picks the player's move in st; ok is false when no move is legal.
-func (d *DeadlockGraph) choose(st *solver.State) (solver.Move, bool) {
+// choose picks the player's move in st; ok is false when no move is legal,
+// or, with giveUp, when st is lost already (no assignment is acyclic).
+func (d *DeadlockGraph) choose(st *solver.State, giveUp bool) (solver.Move, bool) {
 	var buf [solver.MaxLegalMoves]solver.Move
 	var rs [solver.MaxLegalMoves]rated
 	cands := rs[:0]
@@ -334,16 +361,17 @@ func (d *DeadlockGraph) choose(st *solver.State) (solver.Move, bool) {
 		}
 		return 0
 	})
-	if !d.a.acyclic(st) {
-		// Lost already: no move can undo a cycle; play the heuristic's move.
-		return cands[0].m, true
+	if !d.a.acyclic(st) { // the candidates' checks below share its failures
+		// Lost already (or, with a budget, not shown otherwise within it):
+		// no move can undo a cycle; play the heuristic's move.
+		return cands[0].m, !giveUp
 	}
 	for _, c := range cands {
 		next := *st
 		if err := next.Apply(c.m); err != nil {
 			panic("search: a legal move was refused: " + err.Error())
 		}
-		if d.a.acyclic(&next) {
+		if d.a.again(&next) {
 			return c.m, true
 		}
 	}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -281,4 +282,59 @@ func TestAcyclicVersionsAgree(t *testing.T) {
 		t.Fatalf("positions acyclic / not: %d / %d: the test needs both", counts[true], counts[false])
 	}
 	t.Logf("%d positions acyclic, %d not", counts[true], counts[false])
+}
+
+// TestAcyclicAgainAgrees: the checks of the positions one move away, made
+// with the failures of the first position's check kept (again, as the
+// deadlock-graph player checks its candidates), answer as fresh checks do;
+// and with a budget, a check that is not cut answers exactly and one that
+// answers true is right (a cut answer counts as a cycle).
+func TestAcyclicAgainAgrees(t *testing.T) {
+	var shared, fresh, budget acyclicSearch
+	budget.limit = 40
+	counts := map[string]int{}
+	for _, stacks := range []int{2, 3, 4} {
+		rng := rand.New(rand.NewPCG(uint64(stacks), 12))
+		for i := range 150 {
+			st := randomStacked(rng, solver.Rules{Stacks: stacks}, 4+i%30)
+			var ranks []solver.Rank
+			for q := solver.Rank(1); q <= solver.NumRanks; q++ {
+				for range st.Remaining(q) {
+					ranks = append(ranks, q)
+				}
+			}
+			if len(ranks) == 0 {
+				continue
+			}
+			_ = st.Reveal(ranks[rng.IntN(len(ranks))])
+			shared.acyclic(&st)
+			var buf [solver.MaxLegalMoves]solver.Move
+			for _, m := range st.AppendLegalMoves(buf[:0]) {
+				next := st
+				if err := next.Apply(m); err != nil {
+					t.Fatal(err)
+				}
+				got, want := shared.again(&next), fresh.acyclic(&next)
+				if got != want {
+					t.Fatalf("%d stacks, position %d, move %s: %v with the parent's failures kept, %v fresh",
+						stacks, i, m.Format(next.Rules()), got, want)
+				}
+				counts[fmt.Sprint(want)]++
+				b := budget.acyclic(&next)
+				switch {
+				case budget.cut && b:
+					t.Fatalf("%d stacks, position %d: a cut check answered true", stacks, i)
+				case budget.cut:
+					counts["cut"]++
+				case b != want:
+					t.Fatalf("%d stacks, position %d, move %s: %v within the budget (not cut), %v without",
+						stacks, i, m.Format(next.Rules()), b, want)
+				}
+			}
+		}
+	}
+	if counts["true"] == 0 || counts["false"] == 0 || counts["cut"] == 0 {
+		t.Fatalf("positions acyclic / not / cut by the budget: %v: the test needs each", counts)
+	}
+	t.Logf("children acyclic / not / cut by a budget of %d states: %v", budget.limit, counts)
 }

@@ -90,7 +90,54 @@ func TestRescueParams(t *testing.T) {
 	if got["w_chain"] != "5" || got["w_gap"] != "2" || got["w_bury"] != "20" {
 		t.Errorf("params %v: want w_chain 5, w_gap 2, w_bury 20 (default)", got)
 	}
-	if _, err := reg.BuildSpec("priority+rescue:w_gap=x"); err == nil {
-		t.Error("w_gap=x: no error")
+	if got["give_up"] != "false" || got["nodes"] != "0" {
+		t.Errorf("params %v: want give_up false, nodes 0 (defaults)", got)
+	}
+	s, err = reg.BuildSpec("priority:deadlock_check=exact+rescue:give_up=true,nodes=500")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, ok := s.(*RescueStrategy); !ok || !r.GiveUp || r.Nodes != 500 {
+		t.Errorf("give_up=true,nodes=500: got %#v", s)
+	}
+	for _, bad := range []string{"w_gap=x", "give_up=maybe", "nodes=many", "w_nope=1"} {
+		if _, err := reg.BuildSpec("priority+rescue:" + bad); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}
+
+// TestRescueGiveUp: with give_up the rescue resigns where the game is lost
+// (every assignment has a cycle) instead of playing it out: each game is
+// the one without give_up up to there, and the same games are won.
+func TestRescueGiveUp(t *testing.T) {
+	base, err := configs.Strategies().BuildSpec("priority:deadlock_check=exact")
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, giveUp := &RescueStrategy{Base: base}, &RescueStrategy{Base: base, GiveUp: true}
+	ds := loadCorpus(t)[:60]
+	for _, rules := range []solver.Rules{{Stacks: 4}, {Stacks: 3, Preplaced: true}} {
+		t.Run(rules.String(), func(t *testing.T) {
+			shorter, won := 0, 0
+			for i, d := range ds {
+				ft, fwon := playResult(t, full, d, rules)
+				gt, gwon := playResult(t, giveUp, d, rules)
+				if fwon != gwon || len(gt) > len(ft) || !slices.Equal(gt, ft[:len(gt)]) {
+					t.Fatalf("deck %d: with give_up %d moves (won %v), without %d (won %v): want the same game cut short",
+						i, len(gt), gwon, len(ft), fwon)
+				}
+				if len(gt) < len(ft) {
+					shorter++
+				}
+				if gwon {
+					won++
+				}
+			}
+			t.Logf("%s: %d games won, %d given up early", rules, won, shorter)
+			if shorter == 0 {
+				t.Error("no game was given up early: the test shows nothing")
+			}
+		})
 	}
 }
