@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -34,10 +33,7 @@ func benchGames(b *testing.B, s solver.Strategy, r solver.Rules) {
 }
 
 func BenchmarkGames(b *testing.B) {
-	reg := configs.Strategies()
-	for _, k := range Kinds() {
-		reg.MustRegister(k)
-	}
+	reg := registry()
 	for _, spec := range []string{
 		"deadlock-graph",
 		"priority:deadlock_check=exact+endgame:k=4",
@@ -62,10 +58,7 @@ func BenchmarkGames(b *testing.B) {
 // decision: the rescue played out exactly, then giving up lost playouts,
 // then with a budget of search states for each cycle check.
 func BenchmarkRescuedPlayouts(b *testing.B) {
-	reg := configs.Strategies()
-	for _, k := range Kinds() {
-		reg.MustRegister(k)
-	}
+	reg := registry()
 	for _, rescue := range []string{"rescue", "rescue:give_up=true", "rescue:give_up=true,nodes=3000", "rescue:give_up=true,nodes=1000"} {
 		spec := "priority:table=tuned-4,deadlock_check=exact,reassign_tops=true+" + rescue + "+sample:n=32,assign=true,race=3+rescue+endgame:k=4"
 		s, err := reg.BuildSpec(spec)

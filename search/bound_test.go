@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/calcsol/calcsol/clairvoyant"
-	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -21,10 +20,7 @@ func TestNoStrategyBeatsTheSolver(t *testing.T) {
 	if testing.Short() {
 		decks = decks[:10]
 	}
-	reg := configs.Strategies()
-	for _, k := range Kinds() {
-		reg.MustRegister(k)
-	}
+	reg := registry()
 	specs := []string{"greedy", "priority:deadlock_check=exact+endgame:k=4", "deadlock-graph+endgame:k=4", "priority+sample:n=4", "deadlock-graph",
 		"priority:deadlock_check=exact+pimc:k=14,n=4,nodes=2000", "priority:deadlock_check=exact+rescue+endgame:k=4"}
 	rules := []solver.Rules{{Stacks: 3}, {Stacks: 3, Preplaced: true}, {Stacks: 4}, {Stacks: 4, Preplaced: true}}

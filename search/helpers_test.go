@@ -4,9 +4,21 @@ import (
 	"context"
 	"testing"
 
+	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/strategies"
 )
+
+// registry returns the built-in strategy kinds with this package's kinds
+// registered beside them, as the calcsol command has them.
+func registry() *strategies.Registry {
+	reg := configs.Strategies()
+	for _, k := range Kinds() {
+		reg.MustRegister(k)
+	}
+	return reg
+}
 
 // loadCorpus reads the shipped 1,000-deck corpus.
 func loadCorpus(t testing.TB) []solver.Deck {

@@ -75,10 +75,7 @@ func TestChains(t *testing.T) {
 
 // TestRescueParams: the rescue's weights are its parameters.
 func TestRescueParams(t *testing.T) {
-	reg := configs.Strategies()
-	for _, k := range Kinds() {
-		reg.MustRegister(k)
-	}
+	reg := registry()
 	s, err := reg.BuildSpec("priority:deadlock_check=exact+rescue:w_chain=5,w_gap=2")
 	if err != nil {
 		t.Fatal(err)
