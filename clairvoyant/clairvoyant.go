@@ -83,6 +83,13 @@ type Options struct {
 	// NoBound turns off the refutation of positions by the lower bounds
 	// (docs/clairvoyant.md, Lemma 6).
 	NoBound bool
+	// Restarts, when positive, changes the order of the search (never its
+	// answers): after the discrepancy passes with at most 0, 1 and 2
+	// departures from the move ordering, runs with a randomly perturbed
+	// move ordering take up to this many nodes a deck before the search
+	// without limit (docs/clairvoyant.md, "Restarts"). It finds the wins of
+	// hard 3-stack deals in fewer nodes; 0, the default, is off.
+	Restarts int64
 	// MemoBits is log2 of the largest number of refuted positions kept
 	// (0: the default, 2^21, about 100 MB). The table grows to it as needed.
 	MemoBits int

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 
 	"github.com/calcsol/calcsol/solver"
 )
@@ -125,6 +126,8 @@ type searcher struct {
 	pending    [][]solver.Rank // stacked cards of a prefix, per stack, bottom first
 	root       state
 	bounds     bounds
+	noise      *rand.Rand // the current restart's perturbation of the move ordering, or nil
+	runs       int        // restart runs begun in this search
 }
 
 func (s *searcher) reset(ctx context.Context, d *solver.Deck, r solver.Rules, opts Options, b Budget) {
@@ -149,6 +152,7 @@ func (s *searcher) resetCards(ctx context.Context, cards []solver.Rank, r solver
 	s.limit, s.nodes, s.stopped = b.Nodes, 0, false
 	s.path, s.win = s.path[:0], nil
 	s.unassigned = false
+	s.runs = 0
 	s.pending = s.pending[:0]
 	s.n = copy(s.cards[:], cards)
 	for r := range s.nextOcc[s.n] {
@@ -322,7 +326,14 @@ type option struct {
 // move ordering (limited discrepancy search: W. D. Harvey, M. L. Ginsberg,
 // "Limited Discrepancy Search", IJCAI 1995), which finds most wins quickly,
 // then without limit, which settles the rest.
+//
+// With Options.Restarts, the passes stop after two departures, each cut
+// after restartPassNodes nodes, and runs with a perturbed move ordering
+// follow before the search without limit (restarts).
 func (s *searcher) solveFrom() Verdict {
+	if s.opts.Restarts > 0 {
+		return s.restarts()
+	}
 	for _, disc := range discrepancies {
 		s.cut = false
 		v := s.dfs(0, disc)
@@ -331,6 +342,84 @@ func (s *searcher) solveFrom() Verdict {
 		}
 	}
 	return s.dfs(0, unlimited)
+}
+
+// Restart schedule (docs/clairvoyant.md, "Restarts"): the discrepancy passes
+// kept, the nodes each may take, the length of the shortest run, and the
+// largest score added to an option. Variables only so that a test can
+// shorten them.
+var (
+	restartPasses          = 3
+	restartPassNodes int64 = 2_000_000
+	restartUnit      int64 = 20_000
+	restartNoise           = 60
+)
+
+// restarts searches with at most 0, 1 and 2 departures from the move
+// ordering, each pass cut after restartPassNodes nodes; then runs whose
+// stacking options get a random score of up to restartNoise added, the
+// i-th cut after restartUnit·luby(i) nodes, until Options.Restarts nodes
+// of runs are spent (C. P. Gomes, B. Selman, H. Kautz, "Boosting Combinatorial
+// Search Through Randomization", AAAI 1998; the run lengths are M. Luby,
+// A. Sinclair, D. Zuckerman, "Optimal Speedup of Las Vegas Algorithms", 1993);
+// then the search without limit, for what the budget leaves. A run or pass
+// that ends with No uncut searched everything: a proof, as in solveFrom. A
+// cut one stores nothing in the memo (dfs adds only positions whose subtree
+// it finished), so each run starts over, keeping the refutations of the
+// earlier ones.
+func (s *searcher) restarts() Verdict {
+	overall, mark := s.limit, len(s.path)
+	// run searches with at most disc departures and the limit lim (or the
+	// overall one, if lower); its second result is false when lim alone cut
+	// the search, which then goes on.
+	run := func(lim int64, disc int) (Verdict, bool) {
+		capped := overall == 0 || lim < overall
+		if capped {
+			s.limit = lim
+		}
+		s.cut = false
+		v := s.dfs(0, disc)
+		s.limit = overall
+		if v == Unknown && capped && s.ctx.Err() == nil {
+			s.stopped = false
+			s.path = s.path[:mark]
+			return v, false
+		}
+		return v, true
+	}
+	for disc := range restartPasses {
+		v, done := run(s.nodes+restartPassNodes, disc)
+		if done && (v != No || !s.cut) {
+			return v
+		}
+	}
+	end := s.nodes + s.opts.Restarts
+	for i := 1; s.nodes < end; i++ {
+		s.runs++
+		s.noise = rand.New(rand.NewPCG(uint64(i), restartSeed))
+		v, done := run(min(s.nodes+restartUnit*luby(i), end), unlimited)
+		s.noise = nil
+		if done {
+			return v
+		}
+	}
+	return s.dfs(0, unlimited)
+}
+
+const restartSeed = 0x9e3779b97f4a7c15
+
+// luby is the i-th term (from 1) of the sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ….
+func luby(i int) int64 {
+	for {
+		k := 1
+		for 1<<k-1 < i {
+			k++
+		}
+		if i == 1<<k-1 {
+			return 1 << (k - 1)
+		}
+		i -= 1<<(k-1) - 1
+	}
 }
 
 const unlimited = 1 << 30
@@ -479,6 +568,13 @@ func (s *searcher) options(st *state, opts *[solver.Tables * solver.MaxStacks]op
 			}
 			opts[n] = option{v: v, s: int8(sk), score: score}
 			n++
+		}
+	}
+	if s.noise != nil {
+		for i := range n {
+			if opts[i].s >= 0 {
+				opts[i].score += int16(s.noise.IntN(restartNoise))
+			}
 		}
 	}
 	// Insertion sort: a handful of options.

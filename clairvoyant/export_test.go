@@ -1,0 +1,16 @@
+package clairvoyant
+
+// SetRestartSchedule shortens the restart schedule for a test (passes cut
+// after pass nodes, runs of unit·luby(i) nodes) and returns a function that
+// restores it. The tests of this package do not run in parallel.
+func SetRestartSchedule(pass, unit int64) (restore func()) {
+	p, u := restartPassNodes, restartUnit
+	restartPassNodes, restartUnit = pass, unit
+	return func() { restartPassNodes, restartUnit = p, u }
+}
+
+// RestartRuns is the number of restart runs the last search of sv began.
+func RestartRuns(sv *Solver) int { return sv.s.runs }
+
+// Luby exposes the run-length sequence.
+func Luby(i int) int64 { return luby(i) }
