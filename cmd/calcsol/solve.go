@@ -41,7 +41,8 @@ the bound on every strategy's success rate, [winnable/n, (winnable+unknown)/n]
 widened by the Wilson interval at each end. --out writes the per-deck
 verdicts as JSON (corpus checksum, rules, per deck true/false/null);
 --resume FILE reads such a file and searches only the decks it left unknown
-(with a larger --nodes, say). --try STRATEGY plays that strategy on each deck
+(with a larger --nodes, say). Stopped by --timeout, or by Ctrl-C or SIGTERM
+(exit 1), a run with --out still writes what it settled, the rest unknown. --try STRATEGY plays that strategy on each deck
 before searching it: a game it wins, replayed, is a proof that the deck is
 winnable (a strategy's loss proves nothing, so the search then runs as usual).
 With --handoff S1,S2,… the search also takes over from the strategy's lost
@@ -214,7 +215,11 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	start := time.Now()
 	results, err := clairvoyant.SolveAll(ctx, ds, rules, opts, budget, workers, prior, bar.Count(0))
 	bar.Stop()
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+	// Stopped by --timeout, or by Ctrl-C or SIGTERM with --out: what was
+	// settled is kept (the rest is unknown, as with a budget), so that
+	// --resume can go on from it.
+	interrupted := out != "" && errors.Is(err, context.Canceled) && ctx.Err() != nil
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !interrupted {
 		return err
 	}
 	elapsed := time.Since(start)
@@ -233,7 +238,10 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	fmt.Fprintf(w, "winnable share %.2f %%, Wilson 95 %% CI [%.2f, %.2f] (unknowns counted as not won)\n", 100*float64(t.Winnable)/float64(n), 100*lo, 100*hi)
 	fmt.Fprintf(w, "clairvoyant bound: [%.2f, %.2f] %% of decks, Wilson 95 %% [%.2f, %.2f]\n",
 		100*float64(t.Winnable)/float64(n), 100*float64(t.Winnable+t.Unknown)/float64(n), 100*blo, 100*bhi)
-	if err != nil {
+	switch {
+	case interrupted:
+		fmt.Fprintln(w, "stopped by an interrupt: the decks not settled by then count as unknown")
+	case err != nil:
 		fmt.Fprintln(w, "stopped by --timeout: the decks not settled by then count as unknown")
 	}
 	if out != "" {
@@ -243,6 +251,9 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 			return err
 		}
 		fmt.Fprintf(w, "per-deck verdicts: %s\n", out)
+	}
+	if interrupted {
+		return fmt.Errorf("interrupted: %d of %d decks settled, written to %s; continue with --resume %s", t.Winnable+t.Unwinnable, n, out, out)
 	}
 	return nil
 }

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/calcsol/calcsol/clairvoyant"
 	"github.com/calcsol/calcsol/solver"
@@ -71,15 +74,7 @@ func TestSolveCorpus(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	b, err := clairvoyant.ReadBoundFile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := readBoundFile(t, out)
 	if b.Decks != 1000 || b.Stacks != 4 || !b.Preplaced || len(b.Checksum) != 64 || b.Won == 0 {
 		t.Errorf("bound file: %+v", *b)
 	}
@@ -113,4 +108,52 @@ func TestSolveBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
+}
+
+// Ctrl-C (SIGINT) during a corpus solve with --out keeps what was settled:
+// the bound file is written whole (the decks not settled are unknown), the
+// command says how to go on (exit 1), and --resume reads the file.
+func TestSolveInterrupt(t *testing.T) {
+	calcsol(t, "", "--help") // build the binary
+	out := filepath.Join(t.TempDir(), "b.json")
+	cmd := exec.Command(binPath, "solve", "--corpus", "uniform-1000", "--stacks", "4", "--preplaced", "--workers", "1", "--out", out)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second) // decks take about 20 ms each: some settled, most not yet
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("exit %v, want 1; stderr %s", err, stderr.String())
+	}
+	b := readBoundFile(t, out)
+	settled := b.Won + b.Lost
+	want := fmt.Sprintf("calcsol: interrupted: %d of 1000 decks settled, written to %s; continue with --resume %s\n", settled, out, out)
+	if stderr.String() != want || settled == 0 || b.Unknown != 1000-settled ||
+		!strings.Contains(stdout.String(), "stopped by an interrupt") {
+		t.Errorf("stderr %q, want %q; %d settled, %d unknown; stdout:\n%s", stderr.String(), want, settled, b.Unknown, stdout.String())
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 1 {
+		t.Errorf("%d files beside the bound file, want none", len(entries)-1)
+	}
+	if _, errOut, code := calcsol(t, "", "solve", "--corpus", "uniform-1000", "--stacks", "4", "--preplaced", "--nodes", "1", "--resume", out); code != 0 {
+		t.Errorf("--resume the interrupted run's file: exit %d, %s", code, errOut)
+	}
+}
+
+// readBoundFile reads the bound file at path.
+func readBoundFile(t *testing.T, path string) *clairvoyant.BoundFile {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b, err := clairvoyant.ReadBoundFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
