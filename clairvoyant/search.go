@@ -345,14 +345,17 @@ func (s *searcher) solveFrom() Verdict {
 }
 
 // Restart schedule (docs/clairvoyant.md, "Restarts"): the discrepancy passes
-// kept, the nodes each may take, the length of the shortest run, and the
-// largest score added to an option. Variables only so that a test can
-// shorten them.
+// kept and the largest score added to an option; the nodes each pass may
+// take and the length of the shortest run (variables only so that a test
+// can shorten them).
+const (
+	restartPasses = 3
+	restartNoise  = 60
+)
+
 var (
-	restartPasses          = 3
 	restartPassNodes int64 = 2_000_000
 	restartUnit      int64 = 20_000
-	restartNoise           = 60
 )
 
 // restarts searches with at most 0, 1 and 2 departures from the move
