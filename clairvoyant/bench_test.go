@@ -49,7 +49,8 @@ func benchSolve(b *testing.B, opts clairvoyant.Options, ds []solver.Deck, rules 
 }
 
 // BenchmarkRestarts solves hard 3-stack deals (A 2 3 4 pre-placed; decks of
-// uniform-30000 that the searches of the shipped bound had left unknown)
+// uniform-30000 that the shipped bound had left unknown before its restart
+// stage, docs/clairvoyant.md)
 // with a budget of 6 million nodes, without and with restarts, one deck per
 // iteration: run with -benchtime 8x to give each variant the same eight
 // decks, and compare settled and nodes/deck side by side.
