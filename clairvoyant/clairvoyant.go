@@ -68,6 +68,9 @@ type Result struct {
 	Trace []solver.Move
 	// Nodes is the number of search nodes expanded.
 	Nodes int64
+	// Stopped is set on an Unknown when the search was stopped by its
+	// context (a timeout, an interrupt), not by its budget.
+	Stopped bool
 }
 
 // Options switch the prunings off, one by one, for checking them. The zero
@@ -99,6 +102,11 @@ type Options struct {
 	// any other answer is ignored, so a witness can add proven wins and
 	// nothing else. SolveAll calls it from several goroutines at once.
 	Witness func(ctx context.Context, deck *solver.Deck, rules solver.Rules) []solver.Move
+	// Start is the deck SolveAll begins with: it searches the decks from
+	// Start on, then those before it (0: in corpus order). It changes which
+	// decks a timeout leaves unsearched, never an answer; a run stopped
+	// early can go on where it stopped (NotReached).
+	Start int
 }
 
 // Plain returns Options with every pruning off: the search then differs from
@@ -196,7 +204,7 @@ func (sv *Solver) SolveAfter(ctx context.Context, deck solver.Deck, rules solver
 		return Result{}, err
 	}
 	v := s.solveRoot()
-	res := Result{Winnable: v, Nodes: s.nodes}
+	res := Result{Winnable: v, Nodes: s.nodes, Stopped: v == Unknown && ctx.Err() != nil}
 	if v == Yes {
 		res.Trace = append([]solver.Move(nil), s.win...)
 		// Every win is checked by the engine before it is reported: a

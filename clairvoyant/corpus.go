@@ -53,9 +53,13 @@ func SolveAll(ctx context.Context, decks []solver.Deck, rules solver.Rules, opts
 	if prior != nil && len(prior) != len(decks) {
 		return nil, fmt.Errorf("%d earlier results for %d decks", len(prior), len(decks))
 	}
+	if opts.Start < 0 || (opts.Start > 0 && opts.Start >= len(decks)) {
+		return nil, fmt.Errorf("start at deck %d of %d", opts.Start, len(decks))
+	}
 	results := make([]Result, len(decks))
 	var todo []int
-	for i := range decks {
+	for k := range decks {
+		i := (opts.Start + k) % len(decks)
 		if prior != nil && prior[i].Winnable != Unknown {
 			results[i] = prior[i]
 			continue
@@ -104,7 +108,26 @@ func SolveAll(ctx context.Context, decks []solver.Deck, rules solver.Rules, opts
 	if firstErr != nil {
 		return results, firstErr
 	}
+	if int(done.Load()) == len(todo) && NotReached(results, opts.Start) < 0 {
+		return results, nil // every deck searched to its budget, however late
+	}
 	return results, ctx.Err()
+}
+
+// NotReached returns the first deck, in the order SolveAll searches them from
+// start, that a stopped SolveAll left without an answer of its own: neither
+// settled (by prior or this run) nor searched to its budget (not searched,
+// or Stopped). It is where a
+// run stopped by its context can go on (Options.Start); -1 when SolveAll
+// reached every deck.
+func NotReached(results []Result, start int) int {
+	for k := range results {
+		i := (start + k) % len(results)
+		if r := results[i]; r.Winnable == Unknown && (r.Nodes == 0 || r.Stopped) {
+			return i
+		}
+	}
+	return -1
 }
 
 // witnessed asks w for a winning line of deck and returns it as a Yes when

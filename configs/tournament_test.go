@@ -229,8 +229,8 @@ func TestTournamentBounds(t *testing.T) {
 		want     []string // the bounds' sources, or
 		err      string
 	}{
-		{"shipped, both 4-stack variants", strategies + "corpora: [{name: u, shipped: uniform-1000}]\nrules: [{stacks: 3}, {stacks: 4}, {stacks: 4, preplaced: true}]\n",
-			[]string{"shipped uniform-1000-s4.json", "shipped uniform-1000-s4p.json"}, ""},
+		{"shipped, every variant played", strategies + "corpora: [{name: u, shipped: uniform-1000}]\nrules: [{stacks: 3}, {stacks: 4}, {stacks: 4, preplaced: true}]\n",
+			[]string{"shipped uniform-1000-s3.json", "shipped uniform-1000-s4.json", "shipped uniform-1000-s4p.json"}, ""},
 		{"a file in place of the shipped one", strategies + "corpora: [{name: u, shipped: uniform-1000, bounds: [" + edited + "]}]\nrules: [{stacks: 4}, {stacks: 4, preplaced: true}]\n",
 			[]string{edited, "shipped uniform-1000-s4p.json"}, ""},
 		{"the same decks generated: found by checksum", strategies + "corpora: [{name: u, generator: shuffle U, seed: 1, count: 1000}]\nrules: [{stacks: 4}]\n", []string{"shipped uniform-1000-s4.json"}, ""},

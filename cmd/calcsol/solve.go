@@ -42,7 +42,10 @@ widened by the Wilson interval at each end. --out writes the per-deck
 verdicts as JSON (corpus checksum, rules, per deck true/false/null);
 --resume FILE reads such a file and searches only the decks it left unknown
 (with a larger --nodes, say). Stopped by --timeout, or by Ctrl-C or SIGTERM
-(exit 1), a run with --out still writes what it settled, the rest unknown. --try STRATEGY plays that strategy on each deck
+(exit 1), a run with --out still writes what it settled, the rest unknown,
+and says where to go on: --start N begins with deck N (0-based, corpus
+order) and searches the decks before it last, so that a stage stopped early
+goes on with the decks it did not reach. --try STRATEGY plays that strategy on each deck
 before searching it: a game it wins, replayed, is a proof that the deck is
 winnable (a strategy's loss proves nothing, so the search then runs as usual).
 With --handoff S1,S2,… the search also takes over from the strategy's lost
@@ -75,6 +78,7 @@ never changes an answer.`,
 	f.Int("workers", runtime.NumCPU(), "with --corpus: decks solved in parallel")
 	f.String("out", "", "with --corpus: write the per-deck verdicts to this JSON file")
 	f.String("resume", "", "with --corpus: keep the decks this earlier --out file settles, solve only its unknowns")
+	f.Int("start", 0, "with --corpus: begin with this deck (0-based, corpus order), search the decks before it last")
 	f.String("try", "", "with --corpus: play this strategy on each deck first; a won game settles the deck (a kind, with parameters: priority+rescue+endgame)")
 	f.IntSlice("handoff", nil, "with --try: where the strategy loses, search on from the positions of its game where the stock holds these numbers of cards (fewest first), e.g. 12,20,28")
 	f.Int64("restarts", 0, "search nodes a deck for restarts with a perturbed move ordering before the exhaustive search (0: off); finds hard wins sooner, see docs/clairvoyant.md")
@@ -148,7 +152,11 @@ func runSolve(cmd *cobra.Command, _ []string) error {
 	case clairvoyant.No:
 		fmt.Fprintf(out, "winnable: no: every line of play loses (%d nodes)\n", res.Nodes)
 	default:
-		fmt.Fprintf(out, "winnable: unknown: not settled within the budget (%d nodes)\n", res.Nodes)
+		why := "not settled within the budget"
+		if res.Stopped {
+			why = "stopped by --timeout or an interrupt"
+		}
+		fmt.Fprintf(out, "winnable: unknown: %s (%d nodes)\n", why, res.Nodes)
 	}
 	return nil
 }
@@ -181,7 +189,11 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 			return badInput("--resume %s: %v", resume, err)
 		}
 	}
-	opts := clairvoyant.Options{Restarts: restarts}
+	first, _ := f.GetInt("start")
+	if first < 0 || first >= len(ds) {
+		return badInput("--start %d: want a deck index from 0 to %d", first, len(ds)-1)
+	}
+	opts := clairvoyant.Options{Restarts: restarts, Start: first}
 	var handoffNodes func() int64 // nil without --handoff
 	if spec, _ := f.GetString("try"); spec != "" {
 		s, err := strategyRegistry().BuildSpec(spec)
@@ -238,11 +250,19 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	fmt.Fprintf(w, "winnable share %.2f %%, Wilson 95 %% CI [%.2f, %.2f] (unknowns counted as not won)\n", 100*float64(t.Winnable)/float64(n), 100*lo, 100*hi)
 	fmt.Fprintf(w, "clairvoyant bound: [%.2f, %.2f] %% of decks, Wilson 95 %% [%.2f, %.2f]\n",
 		100*float64(t.Winnable)/float64(n), 100*float64(t.Winnable+t.Unknown)/float64(n), 100*blo, 100*bhi)
-	switch {
-	case interrupted:
-		fmt.Fprintln(w, "stopped by an interrupt: the decks not settled by then count as unknown")
-	case err != nil:
-		fmt.Fprintln(w, "stopped by --timeout: the decks not settled by then count as unknown")
+	// Where a stopped run can go on: the first deck, in the order searched,
+	// that it did not search to its budget.
+	goOn := ""
+	if err != nil || interrupted {
+		why := "--timeout"
+		if interrupted {
+			why = "an interrupt"
+		}
+		fmt.Fprintf(w, "stopped by %s: the decks not settled by then count as unknown\n", why)
+		if k := clairvoyant.NotReached(results, first); k >= 0 {
+			goOn = fmt.Sprintf(" --start %d", k)
+			fmt.Fprintf(w, "not reached: deck %d and the unknowns after it (corpus order); go on there with --resume FILE --start %d\n", k, k)
+		}
 	}
 	if out != "" {
 		name := strings.TrimSuffix(arg, ".txt")
@@ -253,7 +273,7 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 		fmt.Fprintf(w, "per-deck verdicts: %s\n", out)
 	}
 	if interrupted {
-		return fmt.Errorf("interrupted: %d of %d decks settled, written to %s; continue with --resume %s", t.Winnable+t.Unwinnable, n, out, out)
+		return fmt.Errorf("interrupted: %d of %d decks settled, written to %s; continue with --resume %s%s", t.Winnable+t.Unwinnable, n, out, out, goOn)
 	}
 	return nil
 }

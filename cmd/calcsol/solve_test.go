@@ -103,6 +103,8 @@ func TestSolveBadInput(t *testing.T) {
 		{"solve", "--corpus", "uniform-1000", "--try", "priority", "--handoff", "52"},
 		{"solve", "--corpus", "uniform-1000", "--try", "priority", "--handoff", "twenty"},
 		{"solve", "--corpus", "uniform-1000", "--try", "priority", "--handoff", "20", "--handoff-nodes", "-1"},
+		{"solve", "--corpus", "uniform-1000", "--start", "1000"},
+		{"solve", "--corpus", "uniform-1000", "--start", "-1"},
 	} {
 		if _, _, code := calcsol(t, "", args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
@@ -112,7 +114,8 @@ func TestSolveBadInput(t *testing.T) {
 
 // Ctrl-C (SIGINT) during a corpus solve with --out keeps what was settled:
 // the bound file is written whole (the decks not settled are unknown), the
-// command says how to go on (exit 1), and --resume reads the file.
+// command says how to go on (exit 1: --resume, and --start at the first deck
+// not reached), and --resume reads the file.
 func TestSolveInterrupt(t *testing.T) {
 	calcsol(t, "", "--help") // build the binary
 	out := filepath.Join(t.TempDir(), "b.json")
@@ -130,15 +133,18 @@ func TestSolveInterrupt(t *testing.T) {
 	}
 	b := readBoundFile(t, out)
 	settled := b.Won + b.Lost
-	want := fmt.Sprintf("calcsol: interrupted: %d of 1000 decks settled, written to %s; continue with --resume %s\n", settled, out, out)
-	if stderr.String() != want || settled == 0 || b.Unknown != 1000-settled ||
-		!strings.Contains(stdout.String(), "stopped by an interrupt") {
+	// One worker, decks in corpus order, every one winnable within the
+	// budget: the first not reached is the first unknown.
+	want := fmt.Sprintf("calcsol: interrupted: %d of 1000 decks settled, written to %s; continue with --resume %s --start %d\n", settled, out, out, settled)
+	if stderr.String() != want || settled == 0 || b.Unknown != 1000-settled || b.Winnable[settled] != nil ||
+		!strings.Contains(stdout.String(), "stopped by an interrupt") ||
+		!strings.Contains(stdout.String(), fmt.Sprintf("not reached: deck %d and", settled)) {
 		t.Errorf("stderr %q, want %q; %d settled, %d unknown; stdout:\n%s", stderr.String(), want, settled, b.Unknown, stdout.String())
 	}
 	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 1 {
 		t.Errorf("%d files beside the bound file, want none", len(entries)-1)
 	}
-	if _, errOut, code := calcsol(t, "", "solve", "--corpus", "uniform-1000", "--stacks", "4", "--preplaced", "--nodes", "1", "--resume", out); code != 0 {
+	if _, errOut, code := calcsol(t, "", "solve", "--corpus", "uniform-1000", "--stacks", "4", "--preplaced", "--nodes", "1", "--resume", out, "--start", fmt.Sprint(settled)); code != 0 {
 		t.Errorf("--resume the interrupted run's file: exit %d, %s", code, errOut)
 	}
 }
