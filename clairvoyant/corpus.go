@@ -117,9 +117,8 @@ func SolveAll(ctx context.Context, decks []solver.Deck, rules solver.Rules, opts
 // NotReached returns the first deck, in the order SolveAll searches them from
 // start, that a stopped SolveAll left without an answer of its own: neither
 // settled (by prior or this run) nor searched to its budget (not searched,
-// or Stopped). It is where a
-// run stopped by its context can go on (Options.Start); -1 when SolveAll
-// reached every deck.
+// or Stopped). It is where a run stopped by its context can go on
+// (Options.Start); -1 when SolveAll reached every deck.
 func NotReached(results []Result, start int) int {
 	for k := range results {
 		i := (start + k) % len(results)

@@ -261,7 +261,11 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 		fmt.Fprintf(w, "stopped by %s: the decks not settled by then count as unknown\n", why)
 		if k := clairvoyant.NotReached(results, first); k >= 0 {
 			goOn = fmt.Sprintf(" --start %d", k)
-			fmt.Fprintf(w, "not reached: deck %d and the unknowns after it (corpus order); go on there with --resume FILE --start %d\n", k, k)
+			how := fmt.Sprintf("go on there with --resume %s --start %d", out, k)
+			if out == "" {
+				how = fmt.Sprintf("--out FILE keeps what a run settled, --resume FILE --start %d goes on there", k)
+			}
+			fmt.Fprintf(w, "not reached: deck %d and the unknowns after it (corpus order); %s\n", k, how)
 		}
 	}
 	if out != "" {
