@@ -108,7 +108,7 @@ func SolveAll(ctx context.Context, decks []solver.Deck, rules solver.Rules, opts
 	if firstErr != nil {
 		return results, firstErr
 	}
-	if int(done.Load()) == len(todo) && NotReached(results, opts.Start) < 0 {
+	if NotReached(results, opts.Start) < 0 {
 		return results, nil // every deck searched to its budget, however late
 	}
 	return results, ctx.Err()
