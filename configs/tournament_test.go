@@ -16,15 +16,53 @@ import (
 )
 
 func TestShippedTournamentConfig(t *testing.T) {
-	full, err := os.ReadFile("tournament-full.yaml")
+	files, err := filepath.Glob("strength-*.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		name string
-		data []byte
-	}{{"tournament.yaml", TournamentYAML()}, {"tournament-full.yaml", full}} {
-		t.Run(c.name, func(t *testing.T) { checkShippedConfig(t, c.name, c.data) })
+	if len(files) != 4 {
+		t.Errorf("strength configs %v, want one for each of the four rule variants", files)
+	}
+	configs := map[string][]byte{"tournament.yaml": TournamentYAML()}
+	for _, name := range append(files, "tournament-full.yaml") {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		configs[name] = data
+	}
+	for name, data := range configs {
+		t.Run(name, func(t *testing.T) { checkShippedConfig(t, name, data) })
+	}
+	// A strength config plays one player under one variant on the 30,000
+	// decks, and the player's table must be for that variant's stacks (a
+	// cell reported "not applicable" would measure nothing).
+	for _, name := range files {
+		t.Run(name+"/applicable", func(t *testing.T) {
+			cfg, err := ParseTournament(configs[name], name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reg := Strategies()
+			for _, k := range search.Kinds() {
+				reg.MustRegister(k)
+			}
+			plan, err := cfg.Plan(reg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tm, err := tournament.New(context.Background(), plan, cfg.Seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cells := tm.Cells()
+			if len(cells) != 1 || cells[0].Corpus.Name != corpora.Default || cells[0].Corpus.Len != 30000 {
+				t.Fatalf("%d cells, want one on the 30,000 decks of %s", len(cells), corpora.Default)
+			}
+			if !cells[0].Applicable {
+				t.Errorf("%s under %s: not applicable: %s", cells[0].Entrant.Name, cells[0].Variant.Key(), cells[0].Reason)
+			}
+		})
 	}
 }
 
