@@ -71,6 +71,24 @@ func BenchmarkRescuedPlayouts(b *testing.B) {
 	}
 }
 
+// BenchmarkSampleTops plays whole games (3 stacks, A 2 3 4 pre-placed) with
+// the raced sampling player over the tuned table whose tops may change
+// tables, 32 orders a decision, deciding only the drawn card's place and
+// deciding the moves of stack tops too: what tops=true costs.
+func BenchmarkSampleTops(b *testing.B) {
+	reg := registry()
+	for _, tops := range []string{"false", "true"} {
+		spec := "priority:table=tuned-3-preplaced,deadlock_check=exact,reassign_tops=true+sample:n=32,assign=true,race=3,tops=" + tops + "+rescue+endgame:k=4"
+		s, err := reg.BuildSpec(spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("tops="+tops, func(b *testing.B) {
+			benchGames(b, s, solver.Rules{Stacks: 3, Preplaced: true})
+		})
+	}
+}
+
 // BenchmarkEndgameK measures one exact search from the positions the
 // deadlock-graph player reaches with k cards left (4 stacks, A 2 3 4
 // pre-placed), each with a fresh memo: time and memo entries grow with k.

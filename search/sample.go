@@ -41,6 +41,8 @@ func SampleKind() strategies.Kind {
 				Doc: "another place replaces the base's own move only by scoring more than this many won orders above it"},
 			{Name: "race", Kind: solver.ParamFloat, Value: "0", Min: 0, Max: 1e9,
 				Doc: "play the places out 16 orders at a time and drop a place once it trails the leader by this many standard errors (0: off)"},
+			{Name: "tops", Kind: solver.ParamBool, Value: "false",
+				Doc: "also compare moving each stack top to each table that needs it (every legal move, not only the drawn card's places)"},
 		},
 		Wrap: func(base solver.Strategy, params map[string]string) (solver.Strategy, error) {
 			s := &SampleStrategy{Base: base, N: DefaultSamples, Win: 100}
@@ -61,6 +63,7 @@ func SampleKind() strategies.Kind {
 				}
 			}
 			s.Assign = params["assign"] == "true"
+			s.Tops = params["tops"] == "true"
 			return s, nil
 		},
 	}
@@ -81,6 +84,9 @@ type SampleStrategy struct {
 	// time, all on the same orders, and drops a place once its paired
 	// deficit to the leader exceeds Race standard errors (see race).
 	Race float64
+	// Tops also compares moving stack tops to tables with the drawn
+	// card's places, and decides the base's moves of tops the same way.
+	Tops bool
 }
 
 // RaceBatch is how many orders the racing sampler plays each place out on
@@ -96,7 +102,8 @@ func (s *SampleStrategy) Info() solver.Info {
 		solver.Param{Name: "assign", Kind: solver.ParamBool, Value: strconv.FormatBool(s.Assign), Doc: "also try each assignment of the stacked card"},
 		solver.Param{Name: "win", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Win, 'g', -1, 64), Min: 0, Max: 10000, Doc: "score of a won sample"},
 		solver.Param{Name: "margin", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Margin, 'g', -1, 64), Min: 0, Max: 4096, Doc: "another place must score more than this many won orders above the base's move"},
-		solver.Param{Name: "race", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Race, 'g', -1, 64), Min: 0, Max: 1e9, Doc: "drop a place once it trails the leader by this many standard errors (0: off)"})
+		solver.Param{Name: "race", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Race, 'g', -1, 64), Min: 0, Max: 1e9, Doc: "drop a place once it trails the leader by this many standard errors (0: off)"},
+		solver.Param{Name: "tops", Kind: solver.ParamBool, Value: strconv.FormatBool(s.Tops), Doc: "also compare moving stack tops to tables"})
 	return solver.Info{Name: bi.Name + "+sample", Stochastic: bi.Stochastic, Params: ps}
 }
 
@@ -144,12 +151,12 @@ func (ss *sampleSession) decide(ctx context.Context, rq solver.Request) (solver.
 	v := rq.Position
 	// Stack tops to tables and resignations are the base's business; the
 	// search is for where the drawn card goes.
-	if d.Failed || d.Move.Kind == solver.StackToTable || d.Move.Kind == solver.Resign || v.Drawn() == 0 || v.StockLen() == 0 {
+	if d.Failed || (d.Move.Kind == solver.StackToTable && !ss.s.Tops) || d.Move.Kind == solver.Resign || v.Drawn() == 0 || v.StockLen() == 0 {
 		return d, nil
 	}
 	st := v.State()
 	var buf [solver.MaxLegalMoves]solver.Move
-	cands := sampleCandidates(&st, ss.s.Assign, d.Move, buf[:0])
+	cands := ss.candidates(&st, d.Move, buf[:0])
 	if len(cands) < 2 {
 		return d, nil
 	}
@@ -344,10 +351,37 @@ func sampleCandidates(st *solver.State, assign bool, own solver.Move, dst []solv
 	return dst
 }
 
-// sameMove reports whether a is the move b, b's rank possibly left 0.
+// candidates appends the moves the player compares in st, own being the
+// base's move: the drawn card's places and, with Tops, every move of a
+// stack top to a table.
+func (ss *sampleSession) candidates(st *solver.State, own solver.Move, dst []solver.Move) []solver.Move {
+	dst = sampleCandidates(st, ss.s.Assign, own, dst)
+	if ss.s.Tops {
+		dst = appendTopMoves(st, dst)
+	}
+	return dst
+}
+
+// appendTopMoves appends every legal move of a stack top to a table not
+// yet in dst.
+func appendTopMoves(st *solver.State, dst []solver.Move) []solver.Move {
+	var all [solver.MaxLegalMoves]solver.Move
+	for _, m := range st.AppendLegalMoves(all[:0]) {
+		if m.Kind == solver.StackToTable && !slices.Contains(dst, m) {
+			dst = append(dst, m)
+		}
+	}
+	return dst
+}
+
+// sameMove reports whether a is the move b, b's rank possibly left 0 (the
+// drawn card's, or for a move of a stack top that top's).
 func sameMove(a, b solver.Move, drawn solver.Rank) bool {
 	if b.Rank == 0 {
 		b.Rank = drawn
+		if b.Kind == solver.StackToTable {
+			b.Rank = a.Rank
+		}
 	}
 	return a == b
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/calcsol/calcsol/configs"
@@ -54,17 +55,10 @@ func TestSampleChoice(t *testing.T) {
 		for !g.Over() {
 			rq := solver.Request{Game: solver.GameID(i), Position: g.View()}
 			before := ss.playouts
-			got, err := ss.decide(ctx, rq)
+			got, own, ok := decideAndAsk(t, ss, rq)
 			played += ss.playouts - before
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Failed || got.Move.Kind == solver.Resign {
+			if !ok {
 				break
-			}
-			own, err := ss.ask(ctx, rq.Game, rq.Seed, rq.Position)
-			if err != nil {
-				t.Fatal(err)
 			}
 			state := g.View().State()
 			var buf [solver.MaxLegalMoves]solver.Move
@@ -72,19 +66,8 @@ func TestSampleChoice(t *testing.T) {
 			if own.Move.Kind != solver.StackToTable && g.Drawn() != 0 && g.StockLen() > 0 && len(cands) >= 2 {
 				decided++
 				plainPlayed += len(cands) * n
-				ss.deal(&state)
-				want, best := -1, math.Inf(-1)
-				for ci, m := range cands {
-					total, err := ss.score(ctx, rq, &state, m, math.Inf(-1))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if total > best || (total == best && sameMove(m, own.Move, g.Drawn())) {
-						want, best = ci, total
-					}
-				}
-				if got.Move != cands[want] {
-					t.Fatalf("deck %d, %d cards left: played %s, the plain count picks %s", i, g.StockLen(), got.Move.Format(rules), cands[want].Format(rules))
+				if want := plainCount(t, ss, rq, &state, cands, own.Move); got.Move != want {
+					t.Fatalf("deck %d, %d cards left: played %s, the plain count picks %s", i, g.StockLen(), got.Move.Format(rules), want.Format(rules))
 				}
 				if !sameMove(got.Move, own.Move, g.Drawn()) {
 					deviated++
@@ -145,4 +128,112 @@ func TestSampleChoice(t *testing.T) {
 	}
 	t.Logf("%d decisions sampled, %d left the base's move; %d orders played out against %d", decided, deviated, played, plainPlayed)
 	t.Logf("64 orders: racing (race=2) played out %d orders against %d, and chose as without it in %d of %d decisions", raced, racedPlain, racedSame, decided)
+}
+
+// TestSampleTops: with tops=true the player also decides the moves of stack
+// tops to tables. At every decision of real games (3 stacks, A 2 3 4
+// pre-placed, the tuned table whose tops may change tables) it compares
+// every legal move of a top with the drawn card's places, and plays the
+// move a plain count over all of them picks (ties to the base's own move,
+// then to the first); and some of its decisions are about tops, where it
+// leaves the base's move.
+func TestSampleTops(t *testing.T) {
+	base, err := configs.Strategies().BuildSpec("priority:deadlock_check=exact,table=tuned-3-preplaced,reassign_tops=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	rules := solver.Rules{Stacks: 3, Preplaced: true}
+	const n = 8
+	sess, err := (&SampleStrategy{Base: base, N: n, Win: 100, Assign: true, Tops: true}).Start(ctx, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	ss := sess.(*sampleSession)
+	topDecisions, topDeviations, won := 0, 0, 0
+	for i, d := range loadCorpus(t)[:8] {
+		g, err := solver.NewGame(&d, rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !g.Over() {
+			rq := solver.Request{Game: solver.GameID(i), Position: g.View()}
+			got, own, ok := decideAndAsk(t, ss, rq)
+			if !ok {
+				break
+			}
+			state := g.View().State()
+			var buf [solver.MaxLegalMoves]solver.Move
+			cands := ss.candidates(&state, own.Move, buf[:0])
+			var all [solver.MaxLegalMoves]solver.Move
+			tops := 0
+			for _, m := range state.AppendLegalMoves(all[:0]) {
+				if m.Kind == solver.StackToTable {
+					tops++
+					if !slices.Contains(cands, m) {
+						t.Fatalf("deck %d, %d cards left: the top move %s is not compared", i, g.StockLen(), m.Format(rules))
+					}
+				}
+			}
+			if own.Move.Kind != solver.Resign && g.Drawn() != 0 && g.StockLen() > 0 && len(cands) >= 2 {
+				if want := plainCount(t, ss, rq, &state, cands, own.Move); got.Move != want {
+					t.Fatalf("deck %d, %d cards left: played %s, the plain count picks %s", i, g.StockLen(), got.Move.Format(rules), want.Format(rules))
+				}
+				if tops > 0 {
+					topDecisions++
+					if !sameMove(got.Move, own.Move, g.Drawn()) && (got.Move.Kind == solver.StackToTable || own.Move.Kind == solver.StackToTable) {
+						topDeviations++
+					}
+				}
+			}
+			if err := g.Apply(got.Move); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if g.Won() {
+			won++
+		}
+	}
+	if topDecisions == 0 || topDeviations == 0 {
+		t.Fatalf("%d decisions with a top to move, %d left the base's move for or from a top move: the test checks nothing", topDecisions, topDeviations)
+	}
+	t.Logf("%d decisions with a top to move, %d left the base's move; %d of 8 games won", topDecisions, topDeviations, won)
+}
+
+// plainCount returns the move a plain count picks among cands in st: every
+// candidate played out on every order of the session's deal for st, the
+// highest total, ties to the base's own move, then to the first.
+func plainCount(t *testing.T, ss *sampleSession, rq solver.Request, st *solver.State, cands []solver.Move, own solver.Move) solver.Move {
+	t.Helper()
+	ss.deal(st)
+	want, best := -1, math.Inf(-1)
+	for ci, m := range cands {
+		total, err := ss.score(context.Background(), rq, st, m, math.Inf(-1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if total > best || (total == best && sameMove(m, own, st.Drawn())) {
+			want, best = ci, total
+		}
+	}
+	return cands[want]
+}
+
+// decideAndAsk returns the player's decision in rq and the base's own move
+// there; ok is false where the player resigns or fails (the game ends).
+func decideAndAsk(t *testing.T, ss *sampleSession, rq solver.Request) (got, own solver.Decision, ok bool) {
+	t.Helper()
+	ctx := context.Background()
+	got, err := ss.decide(ctx, rq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Failed || got.Move.Kind == solver.Resign {
+		return got, own, false
+	}
+	if own, err = ss.ask(ctx, rq.Game, rq.Seed, rq.Position); err != nil {
+		t.Fatal(err)
+	}
+	return got, own, true
 }

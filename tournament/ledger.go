@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -480,3 +481,107 @@ func (s *recordStream) next() (*Record, error) {
 }
 
 func (s *recordStream) close() { s.f.Close() }
+
+// ShardProgress is how far one shard's report has got: the games it has
+// recorded of its share of the run.
+type ShardProgress struct {
+	Dir   string
+	Shard Shard
+	Games int // records read
+	Share int // games in the shard's share
+}
+
+// Done reports whether the shard has recorded its whole share.
+func (p ShardProgress) Done() bool { return p.Games == p.Share }
+
+// Progress tallies the records of some of the shards of one tournament,
+// finished or not: the running estimate of a sharded run before every shard
+// is done (a shard's share is spread over the corpora, so its records are a
+// sample of them). Shards may be missing; each record counts once. It
+// refuses shards of another program, config, seed or corpus, a shard given
+// twice, and a record outside its shard's share; a torn last line (a shard
+// being written) is left out. It returns the tally, the first shard's
+// manifest, and each shard's progress in the order given.
+func Progress(shards []string) (*Tally, Manifest, []ShardProgress, error) {
+	if len(shards) == 0 {
+		return nil, Manifest{}, nil, errors.New("merge: no shard reports given")
+	}
+	var first Manifest
+	var t *Tournament
+	var ta *Tally
+	var out []ShardProgress
+	seen := map[int]string{}
+	for i, d := range shards {
+		m, err := ReadManifest(d)
+		if err != nil {
+			return nil, first, nil, err
+		}
+		sh, err := ParseShard(m.Shard)
+		if m.Shard == "" || err != nil {
+			return nil, first, nil, fmt.Errorf("merge: %s is not a shard's report (no shard k/N in its manifest)", d)
+		}
+		if i == 0 {
+			first = m
+			if t, err = m.Skeleton(); err != nil {
+				return nil, first, nil, err
+			}
+			ta = t.NewTally()
+		} else {
+			if err := sameRun(first, m); err != nil {
+				return nil, first, nil, fmt.Errorf("merge: %s and %s: %w", shards[0], d, err)
+			}
+			if s0, _ := ParseShard(first.Shard); s0.N != sh.N {
+				return nil, first, nil, fmt.Errorf("merge: %s is shard %s, not one of %d", d, m.Shard, s0.N)
+			}
+		}
+		if prev, ok := seen[sh.K]; ok {
+			return nil, first, nil, fmt.Errorf("merge: shard %d/%d given twice (%s and %s)", sh.K, sh.N, prev, d)
+		}
+		seen[sh.K] = d
+		p := ShardProgress{Dir: d, Shard: sh}
+		t.order(sh, func(int, int) bool { p.Share++; return true })
+		if p.Games, err = tallyShard(ta, filepath.Join(d, ResultsFile), sh); err != nil {
+			return nil, first, nil, fmt.Errorf("merge: shard %s: %w", d, err)
+		}
+		out = append(out, p)
+	}
+	return ta, first, out, nil
+}
+
+// tallyShard counts the records of shard sh's results file in ta and
+// returns how many it read; a last line that does not parse is a torn
+// write and is left out.
+func tallyShard(ta *Tally, path string, sh Shard) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<16), maxLine)
+	n, line := 0, 0
+	var torn error
+	for sc.Scan() {
+		line++
+		b := sc.Bytes()
+		if len(bytes.TrimSpace(b)) == 0 {
+			continue
+		}
+		if torn != nil {
+			return n, torn // a bad line with more after it: not a torn write
+		}
+		rec, err := ParseRecord(b)
+		if err != nil {
+			torn = fmt.Errorf("line %d: %w", line, err)
+			continue
+		}
+		if !sh.Has(rec.Deck) {
+			return n, fmt.Errorf("line %d: deck %d is not in shard %d/%d's share", line, rec.Deck, sh.K, sh.N)
+		}
+		if err := ta.Add(&rec); err != nil {
+			return n, fmt.Errorf("line %d: %w", line, err)
+		}
+		n++
+	}
+	return n, sc.Err()
+}

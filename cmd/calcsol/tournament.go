@@ -70,25 +70,38 @@ func init() { rootCmd.AddCommand(newTournamentCmd(), newMergeCmd()) }
 
 func newMergeCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "merge --out DIR SHARD_DIR...",
+		Use:   "merge --out DIR SHARD_DIR... | merge --partial SHARD_DIR...",
 		Short: "Join the reports of a tournament's shards into one",
 		Long: `Join the report directories written by 'calcsol tournament --shard k/N --out
 DIR' into the report a single run would have written: the records in the
 single run's order, the summaries and the chart, the same byte for byte
 apart from timing fields. Shards made by another program version, config or
 corpus are refused, and missing or duplicate shards are named (exit status
-2). See docs/tournament.md.`,
-		Example: `  calcsol merge --out report shard-1 shard-2 shard-3`,
-		Args:    cobra.MinimumNArgs(1),
+2). See docs/tournament.md.
+
+With --partial, the shards given may be some of them, finished or still
+running: it prints the report of the games they have recorded so far (each
+shard's share is spread over the corpora, so this is the running estimate
+of a long sharded run) and how far each shard has got, and writes nothing.`,
+		Example: `  calcsol merge --out report shard-1 shard-2 shard-3
+  calcsol merge --partial shard-1 shard-2`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, _ := cmd.Flags().GetString("out")
 			format, _ := cmd.Flags().GetString("format")
 			timing, _ := cmd.Flags().GetBool("timing")
-			if out == "" {
-				return badInput("--out DIR: where the merged report goes")
-			}
+			partial, _ := cmd.Flags().GetBool("partial")
 			if !slices.Contains(report.Formats, format) {
 				return badInput("--format %q: want one of %s", format, strings.Join(report.Formats, ", "))
+			}
+			if partial {
+				if out != "" {
+					return badInput("--partial writes no report: leave out --out %s", out)
+				}
+				return mergePartial(cmd, args, format, timing)
+			}
+			if out == "" {
+				return badInput("--out DIR: where the merged report goes")
 			}
 			if err := atomicfile.CheckDir(out); err != nil {
 				return badInput("--out: %v", err)
@@ -113,7 +126,36 @@ corpus are refused, and missing or duplicate shards are named (exit status
 	cmd.Flags().String("out", "", "the merged report directory")
 	cmd.Flags().String("format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	cmd.Flags().Bool("timing", true, "show ms per game (differs between runs)")
+	cmd.Flags().Bool("partial", false, "report the games some shards, finished or not, have recorded so far; write nothing")
 	return cmd
+}
+
+// mergePartial prints the report of the games the shards in dirs have
+// recorded so far, and on stderr how far each has got.
+func mergePartial(cmd *cobra.Command, dirs []string, format string, timing bool) error {
+	ta, _, progress, err := tournament.Progress(dirs)
+	if err != nil {
+		return badInput("%v", err)
+	}
+	games, share, done := 0, 0, 0
+	for _, p := range progress {
+		games += p.Games
+		share += p.Share
+		state := "finished"
+		if p.Done() {
+			done++
+		} else {
+			state = fmt.Sprintf("%d of %d games", p.Games, p.Share)
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "shard %d/%d (%s): %s\n", p.Shard.K, p.Shard.N, p.Dir, state)
+	}
+	n := progress[0].Shard.N
+	fmt.Fprintf(cmd.ErrOrStderr(), "partial: %d of %d shards given, %d finished; %d games of their %d\n", len(progress), n, done, games, share)
+	rep := ta.Report()
+	if err := report.Write(cmd.OutOrStdout(), rep, format, report.Options{Timing: timing}); err != nil {
+		return err
+	}
+	return tournament.CheckPossible(rep.Efficiency)
 }
 
 func runTournament(cmd *cobra.Command, args []string) error {

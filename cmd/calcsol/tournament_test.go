@@ -184,16 +184,7 @@ func countLines(t *testing.T, path string) int {
 // commands are the ones docs/tournament.md gives for Kubernetes and Slurm.
 func TestTournamentShardsMerge(t *testing.T) {
 	calcsol(t, "", "--help") // build the binary
-	dir := t.TempDir()
-	cfg, err := os.ReadFile(smallTournament)
-	if err != nil {
-		t.Fatal(err)
-	}
-	corpus, _ := filepath.Abs("testdata/eval/small.txt")
-	cfg = bytes.ReplaceAll(cfg, []byte("testdata/eval/small.txt"), []byte(corpus))
-	if err := os.WriteFile(filepath.Join(dir, "tournament.yaml"), cfg, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, cfg := smallTournamentDir(t)
 	if _, errOut, code := calcsolIn(t, dir, nil, "", "tournament", "tournament.yaml", "--out", "single"); code != 0 {
 		t.Fatalf("single run: %s", errOut)
 	}
@@ -374,4 +365,148 @@ func TestTournamentBoundFiles(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "is for other decks") {
 		t.Errorf("a bound for other decks: exit %d, stderr %q", code, errOut)
 	}
+}
+
+// merge --partial reports the games some shards have recorded so far,
+// finished or not: the counts of their records, a torn last line left out;
+// it refuses a shard given twice, a record outside its shard's share, and
+// --out.
+func TestTournamentMergePartial(t *testing.T) {
+	dir, _ := smallTournamentDir(t)
+	for _, k := range []string{"1", "3"} {
+		if _, errOut, code := calcsolIn(t, dir, nil, "", "tournament", "tournament.yaml", "--shard", k+"/3", "--out", "shard-"+k); code != 0 {
+			t.Fatalf("shard %s: %s", k, errOut)
+		}
+	}
+	lines := func(name string) []string {
+		b, err := os.ReadFile(filepath.Join(dir, name, "results.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	}
+	// shard-3 cut short: its first ten records and half of the eleventh (a
+	// torn write, as a shard being written can show).
+	three := lines("shard-3")
+	cut := filepath.Join(dir, "cut-3")
+	copyDir(t, filepath.Join(dir, "shard-3"), cut)
+	torn := strings.Join(three[:10], "\n") + "\n" + three[10][:len(three[10])/2]
+	if err := os.WriteFile(filepath.Join(cut, "results.jsonl"), []byte(torn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type key struct{ strategy, corpus, rules string }
+	count := func(recs []string) map[key][2]int {
+		m := map[key][2]int{}
+		for _, l := range recs {
+			var r struct {
+				Strategy, Corpus, Rules string
+				Won                     bool
+			}
+			if err := json.Unmarshal([]byte(l), &r); err != nil {
+				t.Fatal(err)
+			}
+			c := m[key{r.Strategy, r.Corpus, r.Rules}]
+			c[1]++
+			if r.Won {
+				c[0]++
+			}
+			m[key{r.Strategy, r.Corpus, r.Rules}] = c
+		}
+		return m
+	}
+	one := lines("shard-1")
+	for _, tc := range []struct {
+		shards []string
+		recs   []string
+		state  string
+	}{
+		{[]string{"shard-1", "shard-3"}, append(append([]string{}, one...), three...), "partial: 2 of 3 shards given, 2 finished"},
+		{[]string{"shard-1", "cut-3"}, append(append([]string{}, one...), three[:10]...), "shard 3/3 (cut-3): 10 of " + strconv.Itoa(len(three)) + " games"},
+	} {
+		out, errOut, code := calcsolIn(t, dir, nil, "", append([]string{"merge", "--partial", "--format", "json"}, tc.shards...)...)
+		if code != 0 || !strings.Contains(errOut, tc.state) {
+			t.Fatalf("merge --partial %v: exit %d, stderr %q; want 0 and %q", tc.shards, code, errOut, tc.state)
+		}
+		var rep struct {
+			Rows []struct {
+				Strategy, Corpus, Rules string
+				Wins, Games             int
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		want := count(tc.recs)
+		got := map[key][2]int{}
+		for _, r := range rep.Rows {
+			if r.Games > 0 {
+				got[key{r.Strategy, r.Corpus, r.Rules}] = [2]int{r.Wins, r.Games}
+			}
+		}
+		if diff := cmp.Diff(want, got, cmp.AllowUnexported(key{})); diff != "" {
+			t.Errorf("merge --partial %v: wins and games per row (-records +report):\n%s", tc.shards, diff)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "results.jsonl")); err == nil {
+			t.Errorf("merge --partial wrote a results file")
+		}
+	}
+	// A record of shard 3's share in shard 1's results is refused, as are a
+	// shard given twice and --out.
+	bad := filepath.Join(dir, "bad-1")
+	copyDir(t, filepath.Join(dir, "shard-1"), bad)
+	if err := os.WriteFile(filepath.Join(bad, "results.jsonl"), []byte(strings.Join(append(one[:3:3], three[0]), "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bad-1"}, "is not in shard 1/3's share"},
+		{[]string{"shard-1", "shard-1"}, "shard 1/3 given twice"},
+		{[]string{"--out", "merged", "shard-1"}, "--partial writes no report"},
+	} {
+		_, errOut, code := calcsolIn(t, dir, nil, "", append([]string{"merge", "--partial"}, tc.args...)...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("merge --partial %v: exit %d, %q; want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
+// copyDir copies the files of directory src into a new directory dst.
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	es, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range es {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// smallTournamentDir returns a new directory holding the small tournament's
+// config as tournament.yaml, its corpus named by absolute path, and the
+// config's text.
+func smallTournamentDir(t *testing.T) (string, []byte) {
+	t.Helper()
+	dir := t.TempDir()
+	cfg, err := os.ReadFile(smallTournament)
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus, _ := filepath.Abs("testdata/eval/small.txt")
+	cfg = bytes.ReplaceAll(cfg, []byte("testdata/eval/small.txt"), []byte(corpus))
+	if err := os.WriteFile(filepath.Join(dir, "tournament.yaml"), cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, cfg
 }
