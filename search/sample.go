@@ -149,8 +149,9 @@ func (ss *sampleSession) decide(ctx context.Context, rq solver.Request) (solver.
 		return d, err
 	}
 	v := rq.Position
-	// Stack tops to tables and resignations are the base's business; the
-	// search is for where the drawn card goes.
+	// Resignations are the base's business, and so are moves of stack tops
+	// unless Tops; the search is for where the drawn card goes and, with
+	// Tops, which top moves where.
 	if d.Failed || (d.Move.Kind == solver.StackToTable && !ss.s.Tops) || d.Move.Kind == solver.Resign || v.Drawn() == 0 || v.StockLen() == 0 {
 		return d, nil
 	}
