@@ -2,7 +2,6 @@ package tournament
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -320,34 +319,13 @@ func (r *Results) Close() error { return r.f.Close() }
 // refuses shards of another program, config, seed or corpus, and names
 // missing and duplicate shards. It returns the merged tally.
 func Merge(dir string, shards []string) (*Tally, Manifest, error) {
-	if len(shards) == 0 {
-		return nil, Manifest{}, errors.New("merge: no shard reports given")
+	ms, ks, err := shardManifests(shards)
+	if err != nil {
+		return nil, Manifest{}, err
 	}
-	var ms []Manifest
-	for _, d := range shards {
-		m, err := ReadManifest(d)
-		if err != nil {
-			return nil, Manifest{}, err
-		}
-		ms = append(ms, m)
-	}
-	first := ms[0]
-	sh, err := ParseShard(first.Shard)
-	if first.Shard == "" || err != nil {
-		return nil, first, fmt.Errorf("merge: %s is not a shard's report (no shard k/N in its manifest)", shards[0])
-	}
+	first, sh := ms[0], ks[0]
 	byK := make([]string, sh.N)
-	for i, m := range ms {
-		if err := sameRun(first, m); err != nil {
-			return nil, first, fmt.Errorf("merge: %s and %s: %w", shards[0], shards[i], err)
-		}
-		s, err := ParseShard(m.Shard)
-		if err != nil || s.N != sh.N {
-			return nil, first, fmt.Errorf("merge: %s is shard %q, not one of %d", shards[i], m.Shard, sh.N)
-		}
-		if byK[s.K-1] != "" {
-			return nil, first, fmt.Errorf("merge: shard %d/%d given twice (%s and %s)", s.K, s.N, byK[s.K-1], shards[i])
-		}
+	for i, s := range ks {
 		byK[s.K-1] = shards[i]
 	}
 	var missing []string
@@ -421,6 +399,45 @@ func Merge(dir string, shards []string) (*Tally, Manifest, error) {
 		return nil, first, err
 	}
 	return ta, out, nil
+}
+
+// shardManifests reads the manifests of the shard reports in dirs and
+// their shards, and checks that they are shards of one run (one program,
+// config, seed and corpora, one number of shards) with no shard twice.
+func shardManifests(dirs []string) ([]Manifest, []Shard, error) {
+	if len(dirs) == 0 {
+		return nil, nil, errors.New("merge: no shard reports given")
+	}
+	var ms []Manifest
+	for _, d := range dirs {
+		m, err := ReadManifest(d)
+		if err != nil {
+			return nil, nil, err
+		}
+		ms = append(ms, m)
+	}
+	first := ms[0]
+	sh, err := ParseShard(first.Shard)
+	if first.Shard == "" || err != nil {
+		return nil, nil, fmt.Errorf("merge: %s is not a shard's report (no shard k/N in its manifest)", dirs[0])
+	}
+	ks := make([]Shard, len(ms))
+	seen := map[int]string{}
+	for i, m := range ms {
+		if err := sameRun(first, m); err != nil {
+			return nil, nil, fmt.Errorf("merge: %s and %s: %w", dirs[0], dirs[i], err)
+		}
+		s, err := ParseShard(m.Shard)
+		if err != nil || s.N != sh.N {
+			return nil, nil, fmt.Errorf("merge: %s is shard %q, not one of %d", dirs[i], m.Shard, sh.N)
+		}
+		if prev, ok := seen[s.K]; ok {
+			return nil, nil, fmt.Errorf("merge: shard %d/%d given twice (%s and %s)", s.K, s.N, prev, dirs[i])
+		}
+		seen[s.K] = dirs[i]
+		ks[i] = s
+	}
+	return ms, ks, nil
 }
 
 // sameRun reports how two shards' manifests differ, other than the shard.
@@ -503,85 +520,44 @@ func (p ShardProgress) Done() bool { return p.Games == p.Share }
 // being written) is left out. It returns the tally, the first shard's
 // manifest, and each shard's progress in the order given.
 func Progress(shards []string) (*Tally, Manifest, []ShardProgress, error) {
-	if len(shards) == 0 {
-		return nil, Manifest{}, nil, errors.New("merge: no shard reports given")
+	ms, ks, err := shardManifests(shards)
+	if err != nil {
+		return nil, Manifest{}, nil, err
 	}
-	var first Manifest
-	var t *Tournament
-	var ta *Tally
-	var out []ShardProgress
-	seen := map[int]string{}
+	t, err := ms[0].Skeleton()
+	if err != nil {
+		return nil, ms[0], nil, err
+	}
+	ta := t.NewTally()
+	out := make([]ShardProgress, len(shards))
 	for i, d := range shards {
-		m, err := ReadManifest(d)
-		if err != nil {
-			return nil, first, nil, err
+		p := ShardProgress{Dir: d, Shard: ks[i], Share: t.Games(ks[i])}
+		if p.Games, err = tallyShard(ta, filepath.Join(d, ResultsFile), ks[i]); err != nil {
+			return nil, ms[0], nil, fmt.Errorf("merge: shard %s: %w", d, err)
 		}
-		sh, err := ParseShard(m.Shard)
-		if m.Shard == "" || err != nil {
-			return nil, first, nil, fmt.Errorf("merge: %s is not a shard's report (no shard k/N in its manifest)", d)
-		}
-		if i == 0 {
-			first = m
-			if t, err = m.Skeleton(); err != nil {
-				return nil, first, nil, err
-			}
-			ta = t.NewTally()
-		} else {
-			if err := sameRun(first, m); err != nil {
-				return nil, first, nil, fmt.Errorf("merge: %s and %s: %w", shards[0], d, err)
-			}
-			if s0, _ := ParseShard(first.Shard); s0.N != sh.N {
-				return nil, first, nil, fmt.Errorf("merge: %s is shard %s, not one of %d", d, m.Shard, s0.N)
-			}
-		}
-		if prev, ok := seen[sh.K]; ok {
-			return nil, first, nil, fmt.Errorf("merge: shard %d/%d given twice (%s and %s)", sh.K, sh.N, prev, d)
-		}
-		seen[sh.K] = d
-		p := ShardProgress{Dir: d, Shard: sh}
-		t.order(sh, func(int, int) bool { p.Share++; return true })
-		if p.Games, err = tallyShard(ta, filepath.Join(d, ResultsFile), sh); err != nil {
-			return nil, first, nil, fmt.Errorf("merge: shard %s: %w", d, err)
-		}
-		out = append(out, p)
+		out[i] = p
 	}
-	return ta, first, out, nil
+	return ta, ms[0], out, nil
 }
 
 // tallyShard counts the records of shard sh's results file in ta and
-// returns how many it read; a last line that does not parse is a torn
-// write and is left out.
+// returns how many it read; a torn last line (no newline yet) is left out.
 func tallyShard(ta *Tally, path string, sh Shard) (int, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<16), maxLine)
-	n, line := 0, 0
-	var torn error
-	for sc.Scan() {
-		line++
-		b := sc.Bytes()
-		if len(bytes.TrimSpace(b)) == 0 {
-			continue
-		}
-		if torn != nil {
-			return n, torn // a bad line with more after it: not a torn write
-		}
-		rec, err := ParseRecord(b)
-		if err != nil {
-			torn = fmt.Errorf("line %d: %w", line, err)
-			continue
-		}
+	n := 0
+	_, err = ReadRecords(f, true, func(line int, rec Record) error {
 		if !sh.Has(rec.Deck) {
-			return n, fmt.Errorf("line %d: deck %d is not in shard %d/%d's share", line, rec.Deck, sh.K, sh.N)
+			return fmt.Errorf("line %d: deck %d is not in shard %d/%d's share", line, rec.Deck, sh.K, sh.N)
 		}
 		if err := ta.Add(&rec); err != nil {
-			return n, fmt.Errorf("line %d: %w", line, err)
+			return fmt.Errorf("line %d: %w", line, err)
 		}
 		n++
-	}
-	return n, sc.Err()
+		return nil
+	})
+	return n, err
 }
