@@ -186,6 +186,35 @@ func Closes(p solver.View, y solver.Rank, x, s int) bool {
 	return g.stuck() != 0
 }
 
+// A Checker answers Closes for several stackings from one position, reading
+// the position's stacks once, on its first question, instead of once per
+// question: a strategy weighing its operations for a drawn card asks up to a
+// dozen of them. The zero Checker is ready; Reset it before asking about
+// another position. It never allocates, so it can live on the caller's stack.
+type Checker struct {
+	base  graph
+	ready bool
+}
+
+// Closes is Closes(p, y, x, s) for the position the Checker has read, which
+// must be p (the first question since Reset reads it).
+func (c *Checker) Closes(p solver.View, y solver.Rank, x, s int) bool {
+	checkStack(p, s)
+	if !c.ready {
+		c.base = graph{}
+		c.base.build(p)
+		c.ready = true
+	}
+	g := c.base
+	if x >= 1 && x <= solver.Tables && y.Valid() && p.SlotFree(x, y) {
+		g.push(slot(x, y), s)
+	}
+	return g.stuck() != 0
+}
+
+// Reset forgets the position read, so that the next question reads its own.
+func (c *Checker) Reset() { c.ready = false }
+
 // checkStack panics on a stack index that is not one of p's: a bug in the
 // caller, which would otherwise read as an empty stack and give a wrong answer.
 func checkStack(p solver.View, s int) {

@@ -179,3 +179,59 @@ func TestCorollary1(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckerMatchesCloses asks one Checker, reset once per position, about
+// every stacking of every rank the rules allow there (each table, each stack,
+// in a shuffled order, so that questions after the first reuse the graph it
+// read), and wants Closes's answer to each: over random games, guarded and
+// not, so that positions already deadlocked are asked about too.
+func TestCheckerMatchesCloses(t *testing.T) {
+	for _, stacks := range []int{1, 3, 4, 8} {
+		for _, guarded := range []bool{false, true} {
+			rules := solver.Rules{Stacks: stacks}
+			var asked, closing int
+			var chk Checker
+			for seed := range uint64(8) {
+				rng := shuffle.NewRand(2000 + seed)
+				pl := &player{rng: shuffle.NewRand(3000 + seed), tableFirst: 0.8}
+				if guarded {
+					pl.guard = exactCheck
+				}
+				d := randomDeck(seed)
+				type question struct {
+					y    solver.Rank
+					x, s int
+				}
+				var qs []question
+				pl.visit = func(p solver.View, y solver.Rank, x, s int) {
+					qs = qs[:0]
+					for r := solver.Rank(1); r <= solver.NumRanks; r++ {
+						for x := 1; x <= solver.Tables; x++ {
+							for s := range p.Stacks() {
+								qs = append(qs, question{r, x, s})
+							}
+						}
+					}
+					rng.Shuffle(len(qs), func(i, j int) { qs[i], qs[j] = qs[j], qs[i] })
+					chk.Reset()
+					for _, q := range qs {
+						got, want := chk.Closes(p, q.y, q.x, q.s), Closes(p, q.y, q.x, q.s)
+						if got != want {
+							t.Fatalf("%v, deck %s, stacks %s, %s on %c for %d: Checker %v, Closes %v",
+								rules, &d, stacksString(p), q.y, rules.StackName(q.s), q.x, got, want)
+						}
+						asked++
+						if want {
+							closing++
+						}
+					}
+				}
+				play(t, &d, rules, pl, nil)
+			}
+			if asked == 0 || closing == 0 || closing == asked {
+				t.Errorf("%d stacks, guarded %v: %d questions, %d closing a cycle: too one-sided to test anything",
+					stacks, guarded, asked, closing)
+			}
+		}
+	}
+}

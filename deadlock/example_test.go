@@ -99,3 +99,20 @@ func ExampleCloses() {
 	// exact: Q on X for table 2 deadlocks: true
 	// exact: Q on C for table 2 deadlocks: false
 }
+
+// A Checker answers the exact check for every stacking of one position
+// (here the queen drawn, for table 2, on each stack: the position of
+// ExampleCloses), reading the stacks once.
+func ExampleChecker() {
+	r := solver.DefaultRules()
+	p := position("07393Q9893Q627520448647A865J32JQAK7Q48K5A09J0K6JA5K2", "0Z2 7Z3 33 9Z4 3X4", r)
+	var chk deadlock.Checker
+	for s := range p.Stacks() {
+		fmt.Printf("Q on %c for table 2 deadlocks: %v\n", r.StackName(s), chk.Closes(p, p.Drawn(), 2, s))
+	}
+	chk.Reset() // before asking about another position
+	// Output:
+	// Q on Z for table 2 deadlocks: true
+	// Q on X for table 2 deadlocks: true
+	// Q on C for table 2 deadlocks: false
+}

@@ -24,6 +24,7 @@ type Priority struct {
 	// compares no strings: the deadlock check (nil for none), and whether
 	// an exhausted list stacks on the last stack.
 	closes    func(p solver.View, y solver.Rank, x, s int) bool
+	exact     bool // closes is deadlock.Closes: a decision asks a deadlock.Checker instead
 	lastStack bool
 }
 
@@ -48,6 +49,7 @@ func NewPriority(t *Table, r solver.Rules) (*Priority, error) {
 		p.closes = deadlock.Partial
 	case CheckExact:
 		p.closes = deadlock.Closes
+		p.exact = true
 	}
 	p.lastStack = t.Options.OnExhausted == ExhaustLastStack
 	for k := 1; k <= solver.NumRanks; k++ {
@@ -77,6 +79,9 @@ func (s *Priority) Choose(p solver.View) (solver.Move, error) {
 	if s.lastStack && s.dumping(p) {
 		return s.dump(p, y), nil
 	}
+	// One decision asks the check about one position, for up to a dozen
+	// stackings: the exact check reads the stacks once.
+	var chk deadlock.Checker
 	for _, o := range s.ops[y] {
 		x := int(o.table)
 		switch o.kind {
@@ -94,16 +99,16 @@ func (s *Priority) Choose(p solver.View) (solver.Move, error) {
 			}
 			want := solver.NewCard(solver.TableRank(x, k+1), x)
 			for st := 0; st < p.Stacks(); st++ {
-				if p.Top(st) == want && s.safe(p, y, x, st) {
+				if p.Top(st) == want && s.safe(&chk, p, y, x, st) {
 					return solver.Move{Kind: solver.ToStack, Rank: y, Stack: int8(st), Table: o.table}, nil
 				}
 			}
 		case OpStack:
-			if p.SlotFree(x, y) && s.safe(p, y, x, int(o.stack)) {
+			if p.SlotFree(x, y) && s.safe(&chk, p, y, x, int(o.stack)) {
 				return solver.Move{Kind: solver.ToStack, Rank: y, Stack: o.stack, Table: o.table}, nil
 			}
 		case OpFit:
-			if st, ok := s.fit(p, y, x); ok {
+			if st, ok := s.fit(&chk, p, y, x); ok {
 				return solver.Move{Kind: solver.ToStack, Rank: y, Stack: int8(st), Table: o.table}, nil
 			}
 		case OpEmpty:
@@ -111,7 +116,7 @@ func (s *Priority) Choose(p solver.View) (solver.Move, error) {
 				continue
 			}
 			for st := 0; st < p.Stacks(); st++ {
-				if p.Height(st) == 0 && s.safe(p, y, x, st) {
+				if p.Height(st) == 0 && s.safe(&chk, p, y, x, st) {
 					return solver.Move{Kind: solver.ToStack, Rank: y, Stack: int8(st), Table: o.table}, nil
 				}
 			}
@@ -198,15 +203,19 @@ func (s *Priority) dump(p solver.View, y solver.Rank) solver.Move {
 	return solver.Move{Kind: solver.ToStack, Rank: y, Stack: s.last}
 }
 
-// safe runs the configured deadlock check for stacking y (for table x) on stack st.
-func (s *Priority) safe(p solver.View, y solver.Rank, x, st int) bool {
+// safe runs the configured deadlock check for stacking y (for table x) on
+// stack st; the exact check asks chk, which has read (or will read) p.
+func (s *Priority) safe(chk *deadlock.Checker, p solver.View, y solver.Rank, x, st int) bool {
+	if s.exact {
+		return !chk.Closes(p, y, x, st)
+	}
 	return s.closes == nil || !s.closes(p, y, x, st)
 }
 
 // fit finds the stack for OpFit: y, meant for table x, goes on the
 // non-empty stack whose top waits least among the tops that wait longer
 // than y, and that passes the check (the first in name order on a tie).
-func (s *Priority) fit(p solver.View, y solver.Rank, x int) (int, bool) {
+func (s *Priority) fit(chk *deadlock.Checker, p solver.View, y solver.Rank, x int) (int, bool) {
 	if !p.SlotFree(x, y) {
 		return 0, false
 	}
@@ -218,7 +227,7 @@ func (s *Priority) fit(p solver.View, y solver.Rank, x int) (int, bool) {
 			continue
 		}
 		w := stackedWait(p, t)
-		if w > wy && (best < 0 || w < bestWait) && s.safe(p, y, x, st) {
+		if w > wy && (best < 0 || w < bestWait) && s.safe(chk, p, y, x, st) {
 			best, bestWait = st, w
 		}
 	}
