@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/calcsol/calcsol/solver"
@@ -85,6 +86,29 @@ func BenchmarkSampleTops(b *testing.B) {
 		}
 		b.Run("tops="+tops, func(b *testing.B) {
 			benchGames(b, s, solver.Rules{Stacks: 3, Preplaced: true})
+		})
+	}
+}
+
+// BenchmarkSampleAltTables plays whole games (3 stacks, tables start
+// empty) with the raced sampling player over tuned-3-exact deciding the
+// stack tops too, 32 orders a decision, its playouts by that table alone,
+// with one alternative table and with two: what alt_tables costs.
+func BenchmarkSampleAltTables(b *testing.B) {
+	reg := registry()
+	for _, alt := range []string{"", "tuned-3", "tuned-3;tuned-3-preplaced"} {
+		spec := "priority:table=tuned-3-exact,deadlock_check=exact,reassign_tops=true+sample:n=32,assign=true,race=3,tops=true"
+		name := "alt_tables=none"
+		if alt != "" {
+			spec += ",alt_tables=" + alt
+			name = "alt_tables=" + strings.ReplaceAll(alt, ";", "+")
+		}
+		s, err := reg.BuildSpec(spec + "+rescue+endgame:k=4")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			benchGames(b, s, solver.Rules{Stacks: 3})
 		})
 	}
 }

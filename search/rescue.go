@@ -96,6 +96,18 @@ func (s *RescueStrategy) Info() solver.Info {
 	return solver.Info{Name: bi.Name + "+rescue", Stochastic: bi.Stochastic, Params: ps}
 }
 
+// WithTable returns the rescue over the base with the priority table
+// nameOrPath instead (see TableChanger).
+func (s *RescueStrategy) WithTable(nameOrPath string) (solver.Strategy, error) {
+	b, err := withTable(s.Base, nameOrPath)
+	if err != nil {
+		return nil, err
+	}
+	c := *s
+	c.Base = b
+	return &c, nil
+}
+
 // Start implements solver.Strategy.
 func (s *RescueStrategy) Start(ctx context.Context, r solver.Rules) (solver.Session, error) {
 	base, err := s.Base.Start(ctx, r)

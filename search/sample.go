@@ -2,12 +2,14 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
@@ -43,6 +45,8 @@ func SampleKind() strategies.Kind {
 				Doc: "play the places out 16 orders at a time and drop a place once it trails the leader by this many standard errors (0: off)"},
 			{Name: "tops", Kind: solver.ParamBool, Value: "false",
 				Doc: "also compare moving each stack top to each table that needs it (every legal move, not only the drawn card's places)"},
+			{Name: "alt_tables", Kind: solver.ParamText, Value: "",
+				Doc: "more priority tables for the playouts, separated by ';': each order is played out by the base and by the base with each of these tables, and scores the best game"},
 		},
 		Wrap: func(base solver.Strategy, params map[string]string) (solver.Strategy, error) {
 			s := &SampleStrategy{Base: base, N: DefaultSamples, Win: 100}
@@ -64,6 +68,17 @@ func SampleKind() strategies.Kind {
 			}
 			s.Assign = params["assign"] == "true"
 			s.Tops = params["tops"] == "true"
+			if v := params["alt_tables"]; v != "" {
+				for _, name := range strings.Split(v, ";") {
+					if name = strings.TrimSpace(name); name == "" {
+						return nil, fmt.Errorf("alt_tables %q: an empty table name", v)
+					}
+					s.AltTables = append(s.AltTables, name)
+				}
+				if _, ok := base.(TableChanger); !ok {
+					return nil, fmt.Errorf("alt_tables: the base %s does not play a priority table", base.Info().Name)
+				}
+			}
 			return s, nil
 		},
 	}
@@ -87,6 +102,28 @@ type SampleStrategy struct {
 	// Tops also compares moving stack tops to tables with the drawn
 	// card's places, and decides the base's moves of tops the same way.
 	Tops bool
+	// AltTables are more priority tables for the playouts: each order is
+	// played out by the base and, unless that game is won, by the base
+	// with each of these tables instead of its own (TableChanger), and
+	// scores the best of those games. The real game's moves stay the
+	// base's and the sampler's.
+	AltTables []string
+}
+
+// TableChanger is a strategy that plays a priority table and can play
+// another one with the same options: the priority kind, and wrappers over
+// it that pass the change on (rescue).
+type TableChanger interface {
+	WithTable(nameOrPath string) (solver.Strategy, error)
+}
+
+// withTable returns s playing the table nameOrPath (see TableChanger).
+func withTable(s solver.Strategy, nameOrPath string) (solver.Strategy, error) {
+	tc, ok := s.(TableChanger)
+	if !ok {
+		return nil, fmt.Errorf("%s does not play a priority table", s.Info().Name)
+	}
+	return tc.WithTable(nameOrPath)
 }
 
 // RaceBatch is how many orders the racing sampler plays each place out on
@@ -103,7 +140,8 @@ func (s *SampleStrategy) Info() solver.Info {
 		solver.Param{Name: "win", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Win, 'g', -1, 64), Min: 0, Max: 10000, Doc: "score of a won sample"},
 		solver.Param{Name: "margin", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Margin, 'g', -1, 64), Min: 0, Max: 4096, Doc: "another place must score more than this many won orders above the base's move"},
 		solver.Param{Name: "race", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Race, 'g', -1, 64), Min: 0, Max: 1e9, Doc: "drop a place once it trails the leader by this many standard errors (0: off)"},
-		solver.Param{Name: "tops", Kind: solver.ParamBool, Value: strconv.FormatBool(s.Tops), Doc: "also compare moving stack tops to tables"})
+		solver.Param{Name: "tops", Kind: solver.ParamBool, Value: strconv.FormatBool(s.Tops), Doc: "also compare moving stack tops to tables"},
+		solver.Param{Name: "alt_tables", Kind: solver.ParamText, Value: strings.Join(s.AltTables, ";"), Doc: "more priority tables for the playouts; each order scores the best game"})
 	return solver.Info{Name: bi.Name + "+sample", Stochastic: bi.Stochastic, Params: ps}
 }
 
@@ -113,7 +151,20 @@ func (s *SampleStrategy) Start(ctx context.Context, r solver.Rules) (solver.Sess
 	if err != nil {
 		return nil, err
 	}
-	return &sampleSession{s: s, base: base}, nil
+	ss := &sampleSession{s: s, base: base}
+	for _, name := range s.AltTables {
+		alt, err := withTable(s.Base, name)
+		if err == nil {
+			var as solver.Session
+			if as, err = alt.Start(ctx, r); err == nil {
+				ss.alts = append(ss.alts, as)
+				continue
+			}
+		}
+		ss.Close()
+		return nil, fmt.Errorf("sample: alt_tables %s: %w", name, err)
+	}
+	return ss, nil
 }
 
 type sampleSession struct {
@@ -126,6 +177,7 @@ type sampleSession struct {
 	// playouts counts the orders played out (the early stop's saving shows
 	// in tests).
 	playouts int
+	alts     []solver.Session // the base with each of AltTables, for the playouts
 }
 
 // Decide implements solver.Session.
@@ -389,17 +441,40 @@ func sameMove(a, b solver.Move, drawn solver.Rank) bool {
 
 // ask asks the base session for its move in v.
 func (ss *sampleSession) ask(ctx context.Context, g solver.GameID, seed uint64, v solver.View) (solver.Decision, error) {
+	return ss.askOf(ctx, ss.base, g, seed, v)
+}
+
+// askOf asks session b for its move in v.
+func (ss *sampleSession) askOf(ctx context.Context, b solver.Session, g solver.GameID, seed uint64, v solver.View) (solver.Decision, error) {
 	ss.one[0] = solver.Request{Game: g, Seed: seed, Position: v}
 	ss.oneOut[0] = solver.Decision{}
-	if err := ss.base.Decide(ctx, ss.one[:], ss.oneOut[:]); err != nil {
+	if err := b.Decide(ctx, ss.one[:], ss.oneOut[:]); err != nil {
 		return solver.Decision{}, err
 	}
 	return ss.oneOut[0], nil
 }
 
-// rollout plays st to the end with the base strategy, the stock in order
-// ord, and returns its score.
+// rollout plays st to the end, the stock in order ord, and returns its
+// score: the base's game's, or with AltTables the best of the base's and
+// each alternative table's games (st is left as the base's game ended).
 func (ss *sampleSession) rollout(ctx context.Context, rq solver.Request, st *solver.State, ord []solver.Rank) (float64, error) {
+	start := *st
+	best, err := ss.playout(ctx, ss.base, rq, st, ord)
+	for _, alt := range ss.alts {
+		if err != nil || best >= ss.winScore() {
+			break
+		}
+		c := start
+		var v float64
+		v, err = ss.playout(ctx, alt, rq, &c, ord)
+		best = max(best, v)
+	}
+	return best, err
+}
+
+// playout plays st to the end with session b, the stock in order ord, and
+// returns its score.
+func (ss *sampleSession) playout(ctx context.Context, b solver.Session, rq solver.Request, st *solver.State, ord []solver.Rank) (float64, error) {
 	next := len(ord) - st.StockLen()
 	for {
 		if st.Drawn() == 0 && st.StockLen() > 0 {
@@ -411,7 +486,7 @@ func (ss *sampleSession) rollout(ctx context.Context, rq solver.Request, st *sol
 		if st.Over() {
 			break
 		}
-		d, err := ss.ask(ctx, rq.Game, rq.Seed, st.View())
+		d, err := ss.askOf(ctx, b, rq.Game, rq.Seed, st.View())
 		if err != nil {
 			return 0, err
 		}
@@ -479,7 +554,17 @@ func placements(st *solver.State, assign bool, dst []solver.Move) []solver.Move 
 }
 
 func (ss *sampleSession) End(ctx context.Context, games []solver.GameID) error {
-	return ss.base.End(ctx, games)
+	err := ss.base.End(ctx, games)
+	for _, a := range ss.alts {
+		err = errors.Join(err, a.End(ctx, games))
+	}
+	return err
 }
 
-func (ss *sampleSession) Close() error { return ss.base.Close() }
+func (ss *sampleSession) Close() error {
+	err := ss.base.Close()
+	for _, a := range ss.alts {
+		err = errors.Join(err, a.Close())
+	}
+	return err
+}

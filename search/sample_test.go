@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/calcsol/calcsol/configs"
@@ -236,4 +237,120 @@ func decideAndAsk(t *testing.T, ss *sampleSession, rq solver.Request) (got, own 
 		t.Fatal(err)
 	}
 	return got, own, true
+}
+
+// TestSampleAltTables: with alt_tables each order scores the best of the
+// games the base and the base with each alternative table play on it — at
+// decisions of real games (3 stacks, tables start empty, the tuned
+// table whose tops may change tables, with the rescue over it in the
+// playouts), for every place compared, order by order, against separate
+// samplers over each table alone; and the alternatives change decisions.
+// An alternative table the base cannot take, or a bad list, is refused.
+func TestSampleAltTables(t *testing.T) {
+	reg := registry()
+	const opts = "deadlock_check=exact,reassign_tops=true"
+	tables := []string{"tuned-3-exact", "tuned-3", "tuned-3-preplaced"}
+	ctx := context.Background()
+	rules := solver.Rules{Stacks: 3}
+	start := func(spec string) *sampleSession {
+		t.Helper()
+		s, err := reg.BuildSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sess, err := s.Start(ctx, rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { sess.Close() })
+		return sess.(*sampleSession)
+	}
+	const wrap = "+rescue:give_up=true,nodes=1000+sample:n=4,assign=true,tops=true"
+	alt := start("priority:table=" + tables[0] + "," + opts + wrap + ",alt_tables=" + tables[1] + ";" + tables[2])
+	var alone []*sampleSession
+	for _, tb := range tables {
+		alone = append(alone, start("priority:table="+tb+","+opts+wrap))
+	}
+	decisions, compared, improved, differ := 0, 0, 0, 0
+	for i, d := range loadCorpus(t)[:2] {
+		g, err := solver.NewGame(&d, rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !g.Over() {
+			rq := solver.Request{Game: solver.GameID(i), Position: g.View()}
+			got, own, ok := decideAndAsk(t, alt, rq)
+			if !ok {
+				break
+			}
+			if plain, err := alone[0].decide(ctx, rq); err != nil {
+				t.Fatal(err)
+			} else if plain.Move != got.Move {
+				differ++
+			}
+			state := g.View().State()
+			var buf [solver.MaxLegalMoves]solver.Move
+			cands := alt.candidates(&state, own.Move, buf[:0])
+			// The orders' scores are checked at every fourth decision (the
+			// check plays each order four times over for every place).
+			if g.Drawn() != 0 && g.StockLen() > 0 && len(cands) >= 2 && g.StockLen()%4 == 0 {
+				decisions++
+				alt.deal(&state)
+				for _, m := range cands {
+					for oi, ord := range alt.orders {
+						score := func(ss *sampleSession) float64 {
+							c := state
+							if err := c.Apply(m); err != nil {
+								t.Fatal(err)
+							}
+							v, err := ss.rollout(ctx, rq, &c, ord)
+							if err != nil {
+								t.Fatal(err)
+							}
+							return v
+						}
+						got := score(alt)
+						want := math.Inf(-1)
+						for _, a := range alone {
+							want = max(want, score(a))
+						}
+						if got != want {
+							t.Fatalf("deck %d, %d cards left, %s, order %d: scored %v, the best of the tables' games %v", i, g.StockLen(), m.Format(rules), oi, got, want)
+						}
+						if got > score(alone[0]) {
+							improved++
+						}
+						compared++
+					}
+				}
+			}
+			if err := g.Apply(got.Move); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if improved == 0 || differ == 0 {
+		t.Fatalf("%d decisions, %d orders scored, %d scored higher than the base's own game, %d decisions left the plain sampler's: the test checks nothing", decisions, compared, improved, differ)
+	}
+	t.Logf("%d decisions, %d orders scored, %d higher than the base's own game; %d decisions differ from the plain sampler's", decisions, compared, improved, differ)
+
+	for _, c := range []struct{ spec, want string }{
+		{"deadlock-graph+sample:alt_tables=tuned-3", "does not play a priority table"},
+		{"priority+sample:alt_tables=tuned-3;", "an empty table name"},
+		{"priority+sample:alt_tables=;tuned-3", "an empty table name"},
+	} {
+		if _, err := reg.BuildSpec(c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one saying %q", c.spec, err, c.want)
+		}
+	}
+	s, err := reg.BuildSpec("priority:table=tuned-3+sample:alt_tables=no-such-table")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sess, err := s.Start(ctx, rules); err == nil || !strings.Contains(err.Error(), "no-such-table") {
+		if sess != nil {
+			sess.Close()
+		}
+		t.Errorf("an unknown alternative table: Start error %v, want one naming it", err)
+	}
 }

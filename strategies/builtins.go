@@ -136,3 +136,13 @@ func (s *PriorityStrategy) Label(stacks int) string {
 	}
 	return label
 }
+
+// WithTable returns the priority strategy with the table nameOrPath instead
+// of s's, and s's options: the same player with another table.
+func (s *PriorityStrategy) WithTable(nameOrPath string) (solver.Strategy, error) {
+	params := map[string]string{"table": nameOrPath}
+	for k, v := range s.overrides {
+		params[k] = v
+	}
+	return NewPriorityStrategy(s.load, params)
+}
