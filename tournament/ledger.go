@@ -202,6 +202,9 @@ func WriteManifest(dir string, m Manifest) error {
 // ReadManifest reads dir/manifest.json.
 func ReadManifest(dir string) (Manifest, error) {
 	var m Manifest
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return m, fmt.Errorf("report %s: a file, not a report directory (a shell glob ending in / matches directories only: shard-*/)", dir)
+	}
 	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
 	if err != nil {
 		return m, fmt.Errorf("report %s: %w", dir, err)
