@@ -458,6 +458,9 @@ func (ss *sampleSession) askOf(ctx context.Context, b solver.Session, g solver.G
 // score: the base's game's, or with AltTables the best of the base's and
 // each alternative table's games (st is left as the base's game ended).
 func (ss *sampleSession) rollout(ctx context.Context, rq solver.Request, st *solver.State, ord []solver.Rank) (float64, error) {
+	if len(ss.alts) == 0 {
+		return ss.playout(ctx, ss.base, rq, st, ord)
+	}
 	start := *st
 	best, err := ss.playout(ctx, ss.base, rq, st, ord)
 	for _, alt := range ss.alts {
