@@ -70,3 +70,26 @@ func BenchmarkRestarts(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSolveSAT decides the first decks of uniform-1000 with 3 stacks
+// by their SAT formula alone (gophersat in process), one deck per
+// iteration: ns/op is the cost a deck of the SAT stage (`solve --sat`),
+// beside BenchmarkSolve's search.
+func BenchmarkSolveSAT(b *testing.B) {
+	ds := corpusDecks(b, 8)
+	for _, rules := range []solver.Rules{{Stacks: 3}, {Stacks: 3, Preplaced: true}} {
+		b.Run(rules.String(), func(b *testing.B) {
+			n := 0
+			for b.Loop() {
+				res, err := clairvoyant.SolveSAT(context.Background(), ds[n%len(ds)], rules, clairvoyant.Gophersat{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.Winnable == clairvoyant.Unknown {
+					b.Fatal("no answer")
+				}
+				n++
+			}
+		})
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/calcsol/calcsol/solver"
 )
@@ -71,6 +72,9 @@ type Result struct {
 	// Stopped is set on an Unknown when the search was stopped by its
 	// context (a timeout, an interrupt), not by its budget.
 	Stopped bool
+	// SAT is set when the answer came from the SAT solver (SolveSAT, or
+	// Options.SAT after the search) rather than from the search.
+	SAT bool
 }
 
 // Options switch the prunings off, one by one, for checking them. The zero
@@ -102,6 +106,13 @@ type Options struct {
 	// any other answer is ignored, so a witness can add proven wins and
 	// nothing else. SolveAll calls it from several goroutines at once.
 	Witness func(ctx context.Context, deck *solver.Deck, rules solver.Rules) []solver.Move
+	// SAT, if not nil, decides the deals the search leaves unknown: the
+	// deal is encoded as a formula, satisfiable exactly when it can be won,
+	// and given to this SAT solver for up to SATTime (0: no limit) —
+	// SolveSAT. It applies to whole deals (Solve, SolveAll), not to the
+	// positions of SolveAfter and SolveFrom.
+	SAT     SATSolver
+	SATTime time.Duration
 	// Start is the deck SolveAll begins with: it searches the decks from
 	// Start on, then those before it (0: in corpus order). It changes which
 	// decks a timeout leaves unsearched, never an answer; a run stopped
@@ -205,6 +216,22 @@ func (sv *Solver) SolveAfter(ctx context.Context, deck solver.Deck, rules solver
 	}
 	v := s.solveRoot()
 	res := Result{Winnable: v, Nodes: s.nodes, Stopped: v == Unknown && ctx.Err() != nil}
+	if v == Unknown && !res.Stopped && sv.opts.SAT != nil && len(prefix) == 0 {
+		sctx, cancel := ctx, context.CancelFunc(func() {})
+		if sv.opts.SATTime > 0 {
+			sctx, cancel = context.WithTimeout(ctx, sv.opts.SATTime)
+		}
+		r, err := SolveSAT(sctx, deck, rules, sv.opts.SAT)
+		cancel()
+		if err != nil {
+			return Result{}, err
+		}
+		r.Nodes, r.Stopped = s.nodes, r.Winnable == Unknown && ctx.Err() != nil
+		if r.Winnable == Unknown {
+			r.SAT = false
+		}
+		return r, nil
+	}
 	if v == Yes {
 		res.Trace = append([]solver.Move(nil), s.win...)
 		// Every win is checked by the engine before it is reported: a

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"strings"
 	"time"
@@ -32,7 +33,7 @@ winnable, unwinnable, or unknown when the budget (--nodes per deck, --timeout
 for the whole run) ran out first — never a guess. See docs/clairvoyant.md.
 
 With --deck, one deal: the trace, or with --json
-  {"winnable": true|false|null, "trace": [...], "nodes": N}
+  {"winnable": true|false|null, "trace": [...], "nodes": N, "sat": false}
 (null: not settled within the budget).
 
 With --corpus (a corpus file or a built-in name: ` + strings.Join(corpora.Names(), ", ") + `), every deck,
@@ -57,10 +58,20 @@ that position, settles the deck too.
 search, on runs with a randomly perturbed move ordering, each cut short and
 started over (deterministic: each run is seeded with its number); then the
 exhaustive search goes on. It finds hard wins (3 stacks) in fewer nodes and
-never changes an answer.`,
+never changes an answer.
+
+--sat D gives each deck the search leaves unknown to a SAT solver, for up to
+D: the deal is encoded as a formula that can be satisfied exactly when it
+can be won (docs/clairvoyant.md, "The deal as a formula"). A model is read
+as a winning line and replayed; an unsatisfiable formula proves the deal
+lost. It settles the hard 3-stack deals that the search leaves unknown,
+typically in seconds each. The solver is calcsol's own (the Go CDCL solver
+gophersat, run in a child process so that a time limit can stop it), or any
+program in the SAT competition's format named by --sat-solver.`,
 		Example: `  calcsol solve --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --stacks 4
   calcsol solve --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --json --nodes 1000000
   calcsol solve --deck 98A75J552A342J28J02JQQ8A60Q44A037083K6Q65K9K349779K6 --stacks 3 --preplaced --nodes 1000000 --restarts 1000000
+  calcsol solve --deck 98A75J552A342J28J02JQQ8A60Q44A037083K6Q65K9K349779K6 --stacks 3 --preplaced --nodes 10000 --sat 2m
   calcsol corpus generate --deck standard52 --shuffle U --count 20 --seed 5 --out twenty.txt
   calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 20000 --out twenty-s4p.json
   calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 20000 --resume twenty-s4p.json --try priority:table=tuned-4-preplaced+rescue+endgame --out twenty-s4p.json
@@ -83,6 +94,8 @@ never changes an answer.`,
 	f.IntSlice("handoff", nil, "with --try: where the strategy loses, search on from the positions of its game where the stock holds these numbers of cards (fewest first), e.g. 12,20,28")
 	f.Int64("restarts", 0, "search nodes a deck for restarts with a perturbed move ordering before the exhaustive search (0: off); finds hard wins sooner, see docs/clairvoyant.md")
 	f.Int64("handoff-nodes", 20_000, "with --handoff: search nodes allowed for each handoff search (0: no limit, only --timeout stops it)")
+	f.Duration("sat", 0, "give each deck the search leaves unknown to a SAT solver for up to this long (0: off); see docs/clairvoyant.md")
+	f.String("sat-solver", "", "with --sat: a SAT solver program and its arguments (reads DIMACS CNF on standard input, answers \"s SATISFIABLE\" with \"v\" lines or \"s UNSATISFIABLE\"), e.g. cadical; default: calcsol's own (gophersat, in a child process)")
 	addRulesFlags(cmd)
 	return cmd
 }
@@ -94,6 +107,7 @@ type solveJSON struct {
 	Winnable *bool    `json:"winnable"`
 	Trace    []string `json:"trace"`
 	Nodes    int64    `json:"nodes"`
+	SAT      bool     `json:"sat"` // settled by the SAT solver (--sat)
 }
 
 func runSolve(cmd *cobra.Command, _ []string) error {
@@ -125,20 +139,24 @@ func runSolve(cmd *cobra.Command, _ []string) error {
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
+	opts := clairvoyant.Options{Restarts: restarts}
+	if err := satFromFlags(cmd, &opts); err != nil {
+		return err
+	}
 	if corpusArg != "" {
-		return solveCorpus(cmd, ctx, corpusArg, rules, budget, restarts)
+		return solveCorpus(cmd, ctx, corpusArg, rules, budget, opts)
 	}
 	deck, err := deckFromFlag(cmd)
 	if err != nil {
 		return err
 	}
-	res, err := clairvoyant.NewSolver(clairvoyant.Options{Restarts: restarts}).Solve(ctx, deck, rules, budget)
+	res, err := clairvoyant.NewSolver(opts).Solve(ctx, deck, rules, budget)
 	if err != nil {
 		return badInput("%v", err)
 	}
 	out := cmd.OutOrStdout()
 	if asJSON, _ := f.GetBool("json"); asJSON {
-		j := solveJSON{Winnable: res.Winnable.Bool(), Trace: []string{}, Nodes: res.Nodes}
+		j := solveJSON{Winnable: res.Winnable.Bool(), Trace: []string{}, Nodes: res.Nodes, SAT: res.SAT}
 		for _, m := range res.Trace {
 			j.Trace = append(j.Trace, m.Format(rules))
 		}
@@ -146,11 +164,15 @@ func runSolve(cmd *cobra.Command, _ []string) error {
 	}
 	fmt.Fprintf(out, "deck:     %s\n", deck.String())
 	fmt.Fprintf(out, "rules:    %s\n", rules)
+	by := fmt.Sprintf("%d nodes", res.Nodes)
+	if res.SAT {
+		by = fmt.Sprintf("the SAT solver, after %d nodes of search", res.Nodes)
+	}
 	switch res.Winnable {
 	case clairvoyant.Yes:
-		fmt.Fprintf(out, "winnable: yes (%d nodes)\ntrace:\n%s\n", res.Nodes, textblock.Wrap(solver.FormatTrace(res.Trace, rules), 78))
+		fmt.Fprintf(out, "winnable: yes (%s)\ntrace:\n%s\n", by, textblock.Wrap(solver.FormatTrace(res.Trace, rules), 78))
 	case clairvoyant.No:
-		fmt.Fprintf(out, "winnable: no: every line of play loses (%d nodes)\n", res.Nodes)
+		fmt.Fprintf(out, "winnable: no: every line of play loses (%s)\n", by)
 	default:
 		why := "not settled within the budget"
 		if res.Stopped {
@@ -162,7 +184,7 @@ func runSolve(cmd *cobra.Command, _ []string) error {
 }
 
 // solveCorpus solves every deck of a corpus and prints the bound.
-func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solver.Rules, budget clairvoyant.Budget, restarts int64) error {
+func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solver.Rules, budget clairvoyant.Budget, opts clairvoyant.Options) error {
 	f := cmd.Flags()
 	workers, _ := f.GetInt("workers")
 	if workers < 1 {
@@ -193,7 +215,7 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	if first < 0 || first >= len(ds) {
 		return badInput("--start %d: want a deck index from 0 to %d", first, len(ds)-1)
 	}
-	opts := clairvoyant.Options{Restarts: restarts, Start: first}
+	opts.Start = first
 	var handoffNodes func() int64 // nil without --handoff
 	if spec, _ := f.GetString("try"); spec != "" {
 		s, err := strategyRegistry().BuildSpec(spec)
@@ -246,6 +268,15 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	if handoffNodes != nil {
 		spent = fmt.Sprintf("%d nodes from the start, %d in handoff searches", t.Nodes, handoffNodes())
 	}
+	if opts.SAT != nil {
+		bySAT := 0
+		for _, r := range results {
+			if r.SAT {
+				bySAT++
+			}
+		}
+		spent += fmt.Sprintf("; %d decks settled by the SAT solver", bySAT)
+	}
 	fmt.Fprintf(w, "winnable %d, unwinnable %d, unknown %d (%s, %s)\n", t.Winnable, t.Unwinnable, t.Unknown, spent, elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "winnable share %.2f %%, Wilson 95 %% CI [%.2f, %.2f] (unknowns counted as not won)\n", 100*float64(t.Winnable)/float64(n), 100*lo, 100*hi)
 	fmt.Fprintf(w, "clairvoyant bound: [%.2f, %.2f] %% of decks, Wilson 95 %% [%.2f, %.2f]\n",
@@ -279,6 +310,38 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	if interrupted {
 		return fmt.Errorf("interrupted: %d of %d decks settled, written to %s; continue with --resume %s%s", t.Winnable+t.Unwinnable, n, out, out, goOn)
 	}
+	return nil
+}
+
+// satFromFlags sets the SAT stage of opts from --sat and --sat-solver.
+func satFromFlags(cmd *cobra.Command, opts *clairvoyant.Options) error {
+	f := cmd.Flags()
+	d, _ := f.GetDuration("sat")
+	prog, _ := f.GetString("sat-solver")
+	if d < 0 {
+		return badInput("--sat %s: want a duration, 0 for off", d)
+	}
+	if d == 0 {
+		if prog != "" {
+			return badInput("--sat-solver needs --sat: how long the SAT solver may take a deck")
+		}
+		return nil
+	}
+	if prog == "" {
+		self, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("--sat: finding this program to run its SAT solver: %w", err)
+		}
+		opts.SAT = clairvoyant.ExternalSAT{Path: self, Args: []string{"sat-worker"}}
+	} else {
+		args := strings.Fields(prog)
+		path, err := exec.LookPath(args[0])
+		if err != nil {
+			return badInput("--sat-solver %s: %v", prog, err)
+		}
+		opts.SAT = clairvoyant.ExternalSAT{Path: path, Args: args[1:]}
+	}
+	opts.SATTime = d
 	return nil
 }
 
