@@ -152,9 +152,9 @@ func Solve(ctx context.Context, deck solver.Deck, rules solver.Rules, budget Bud
 	return NewSolver(Options{}).Solve(ctx, deck, rules, budget)
 }
 
-// Solve decides deck under rules. The error is about the input only (an
-// invalid deck or rules); a search stopped by the budget or the context
-// returns Unknown and no error.
+// Solve decides deck under rules. The error is about the input (an invalid
+// deck or rules) or, with Options.SAT, from the SAT solver (ErrSAT); a
+// search stopped by the budget or the context returns Unknown and no error.
 func (sv *Solver) Solve(ctx context.Context, deck solver.Deck, rules solver.Rules, budget Budget) (Result, error) {
 	return sv.SolveAfter(ctx, deck, rules, nil, budget)
 }

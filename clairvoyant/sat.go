@@ -498,11 +498,16 @@ func (e *encoding) trace(model []bool) []solver.Move {
 	return moves
 }
 
+// ErrSAT marks the errors of a SAT solver (it failed, or answered nonsense),
+// as against errors of the input.
+var ErrSAT = errors.New("SAT solver")
+
 // SolveSAT decides deck under rules by encoding the deal as a formula for
 // sat (docs/clairvoyant.md, "The deal as a formula"): satisfiable exactly
 // when the deal can be won. A model is read as a winning line and replayed
 // by the engine before Yes is returned; an unsatisfiable formula is No; an
-// error of sat (a timeout among them) is Unknown, with Stopped set.
+// error of sat when ctx is done (a timeout) is Unknown, with Stopped set;
+// its other errors are returned, wrapping ErrSAT.
 func SolveSAT(ctx context.Context, deck solver.Deck, rules solver.Rules, sat SATSolver) (Result, error) {
 	if err := deck.Validate(); err != nil {
 		return Result{}, fmt.Errorf("deck: %w", err)
@@ -514,15 +519,15 @@ func SolveSAT(ctx context.Context, deck solver.Deck, rules solver.Rules, sat SAT
 	ok, model, err := sat.SolveCNF(ctx, e.nvars, e.clauses)
 	if err != nil {
 		if ctx.Err() != nil {
-			return Result{Winnable: Unknown, Stopped: true, SAT: true}, nil
+			return Result{Winnable: Unknown, Stopped: true}, nil
 		}
-		return Result{}, err
+		return Result{}, fmt.Errorf("%w: %v", ErrSAT, err)
 	}
 	if !ok {
 		return Result{Winnable: No, SAT: true}, nil
 	}
 	if len(model) != e.nvars+1 {
-		return Result{}, fmt.Errorf("clairvoyant: the SAT solver's model has %d values for %d variables", len(model)-1, e.nvars)
+		return Result{}, fmt.Errorf("%w: its model has %d values for %d variables", ErrSAT, len(model)-1, e.nvars)
 	}
 	tr := e.trace(model)
 	if end, err := solver.Replay(&deck, rules, tr); err != nil || !end.Won() {

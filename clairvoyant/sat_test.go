@@ -114,8 +114,8 @@ func TestSATStage(t *testing.T) {
 	if err != nil || res.Winnable != clairvoyant.Yes || res.SAT || f.calls != 0 {
 		t.Fatalf("settled by the search: got %s, SAT %v, %d SAT calls, err %v", res.Winnable, res.SAT, f.calls, err)
 	}
-	if _, err := clairvoyant.NewSolver(clairvoyant.Options{SAT: f}).Solve(context.Background(), d, rules, clairvoyant.Budget{Nodes: 1}); err == nil || f.calls != 1 {
-		t.Fatalf("a failing SAT solver: err %v after %d calls, want its error", err, f.calls)
+	if _, err := clairvoyant.NewSolver(clairvoyant.Options{SAT: f}).Solve(context.Background(), d, rules, clairvoyant.Budget{Nodes: 1}); !errors.Is(err, clairvoyant.ErrSAT) || !strings.Contains(err.Error(), "broken solver") || f.calls != 1 {
+		t.Fatalf("a failing SAT solver: err %v after %d calls, want its error, wrapping ErrSAT", err, f.calls)
 	}
 	w := &failingSAT{wait: true}
 	res, err = clairvoyant.NewSolver(clairvoyant.Options{SAT: w, SATTime: 10 * time.Millisecond}).Solve(context.Background(), d, rules, clairvoyant.Budget{Nodes: 1})

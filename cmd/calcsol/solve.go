@@ -151,6 +151,9 @@ func runSolve(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	res, err := clairvoyant.NewSolver(opts).Solve(ctx, deck, rules, budget)
+	if errors.Is(err, clairvoyant.ErrSAT) {
+		return err
+	}
 	if err != nil {
 		return badInput("%v", err)
 	}
@@ -335,6 +338,9 @@ func satFromFlags(cmd *cobra.Command, opts *clairvoyant.Options) error {
 		opts.SAT = clairvoyant.ExternalSAT{Path: self, Args: []string{"sat-worker"}}
 	} else {
 		args := strings.Fields(prog)
+		if len(args) == 0 {
+			return badInput("--sat-solver %q: name a program", prog)
+		}
 		path, err := exec.LookPath(args[0])
 		if err != nil {
 			return badInput("--sat-solver %s: %v", prog, err)
