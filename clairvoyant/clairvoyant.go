@@ -109,8 +109,8 @@ type Options struct {
 	// SAT, if not nil, decides the deals the search leaves unknown: the
 	// deal is encoded as a formula, satisfiable exactly when it can be won,
 	// and given to this SAT solver for up to SATTime (0: no limit) —
-	// SolveSAT. It applies to whole deals (Solve, SolveAll), not to the
-	// positions of SolveAfter and SolveFrom.
+	// SolveSAT, SolveSATAfter. It applies to deals and to the positions
+	// of SolveAfter (handoffs, autopsies), not to SolveFrom's.
 	SAT     SATSolver
 	SATTime time.Duration
 	// Start is the deck SolveAll begins with: it searches the decks from
@@ -216,12 +216,12 @@ func (sv *Solver) SolveAfter(ctx context.Context, deck solver.Deck, rules solver
 	}
 	v := s.solveRoot()
 	res := Result{Winnable: v, Nodes: s.nodes, Stopped: v == Unknown && ctx.Err() != nil}
-	if v == Unknown && !res.Stopped && sv.opts.SAT != nil && len(prefix) == 0 {
+	if v == Unknown && !res.Stopped && sv.opts.SAT != nil {
 		sctx, cancel := ctx, context.CancelFunc(func() {})
 		if sv.opts.SATTime > 0 {
 			sctx, cancel = context.WithTimeout(ctx, sv.opts.SATTime)
 		}
-		r, err := SolveSAT(sctx, deck, rules, sv.opts.SAT)
+		r, err := SolveSATAfter(sctx, deck, rules, prefix, sv.opts.SAT)
 		cancel()
 		if err != nil {
 			return Result{}, err

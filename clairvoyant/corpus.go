@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/calcsol/calcsol/solver"
 )
@@ -289,9 +290,16 @@ type StrategyWitness struct {
 	all   []solver.Session
 
 	hand    Handoff
-	solvers []*Solver    // idle solvers for the handoff searches
+	solvers []*Solver // idle solvers for the handoff searches
+	sat     SATSolver // asked about the positions the searches leave unknown (SetSAT)
+	satTime time.Duration
 	nodes   atomic.Int64 // search nodes spent in handoff searches
 }
+
+// SetSAT has the searches from a game's positions (Autopsy; handoffs) ask
+// sat, for up to d each (0: no limit), about the positions they leave
+// unknown (Options.SAT). Call it before the witness is used.
+func (w *StrategyWitness) SetSAT(sat SATSolver, d time.Duration) { w.sat, w.satTime = sat, d }
 
 // HandoffNodes returns the search nodes spent so far in handoff searches,
 // the failed ones included (SolveAll's results count only the search from
@@ -405,7 +413,7 @@ func (w *StrategyWitness) solver() *Solver {
 	if sv, ok := pop(&w.solvers); ok {
 		return sv
 	}
-	return NewSolver(Options{MemoBits: 18})
+	return NewSolver(Options{MemoBits: 18, SAT: w.sat, SATTime: w.satTime})
 }
 
 // pop removes and returns the last element of *s, if there is one.

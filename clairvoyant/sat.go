@@ -224,21 +224,27 @@ func ReadDIMACSAnswer(r io.Reader, nvars int) (sat bool, model []bool, err error
 	return false, nil, fmt.Errorf("answer %q", status)
 }
 
-// The encoding of a deal as a formula (docs/clairvoyant.md, "The deal as a
-// formula"). Cards are numbered by their place in the stock: card i is drawn
-// i-th. The variables say, for each card, its table; whether it goes
-// straight to the table when drawn or onto which stack; after which draws it
-// reaches its table; and, for each pair of cards, which reaches its table
-// first.
+// The encoding of a position as a formula (docs/clairvoyant.md, "The deal
+// as a formula"). The items are the cards not yet on the tables: first the
+// stacked cards of the position (stack by stack, bottom first), then the
+// stock in the order drawn, the drawn card first. Placement j is the play of
+// stock card j; gap g is the play before placement g (gap 0: before the
+// drawn card is played; gap n: after the last placement). The variables
+// say, for each item, its table; for a stock card, whether it goes straight
+// to its table when drawn or onto which stack; in which gap it reaches its
+// table; and, for each pair of items, which reaches its table first.
 type encoding struct {
-	cards   []solver.Rank
+	rank    []solver.Rank // rank of each item
+	place   []int         // placement of a stock item; -1 for a stacked one
+	m, n    int           // stacked items, stock items
 	stacks  int
+	preset  bool // the position has stacked cards (their slots are not the engine's)
 	nvars   int
 	clauses [][]int
-	table   [][solver.Tables]int // table[c][x]: card c ends on table x (lTrue/lFalse when fixed)
-	direct  []int                // card c goes to its table when drawn
-	stack   [][]int              // stack[c][s]: card c waits on stack s
-	after   [][]int              // after[c][j]: card c reaches its table after draw j (j = 0..n; lTrue for j <= c, lFalse for j = n)
+	table   [][solver.Tables]int // table[i][x]: item i ends on table x (lFalse where its slot is filled)
+	direct  []int                // item i goes to its table when drawn
+	stack   [][]int              // stack[i][s]: item i waits on stack s
+	after   [][]int              // after[i][g]: item i reaches its table in gap g or later (g = 0..n+1)
 	first   [][]int              // first[a][b]: a reaches its table before b (first[b][a] = -first[a][b])
 }
 
@@ -293,150 +299,194 @@ func stockCards(d *solver.Deck, r solver.Rules) []solver.Rank {
 // encode builds the formula of deck d under rules r: it can be satisfied if
 // and only if the deal can be won (docs/clairvoyant.md, Lemma 8).
 func encode(d *solver.Deck, r solver.Rules) *encoding {
-	cards := stockCards(d, r)
-	n, S := len(cards), r.Stacks
-	e := &encoding{cards: cards, stacks: S}
-	filled := 0 // slots already filled on every table
+	var prog [solver.Tables]int
 	if r.Preplaced {
-		filled = 1
+		prog = [solver.Tables]int{1, 1, 1, 1}
 	}
-	// The table of each card: one of the free slots of its rank, and each
-	// slot one card.
-	e.table = make([][solver.Tables]int, n)
-	for c := range n {
+	return encodePosition(prog, make([][]solver.Rank, r.Stacks), stockCards(d, r))
+}
+
+// encodePosition builds the formula of the position with prog[x] cards on
+// table x, the given stacks (bottom first) and the stock in the order drawn,
+// the drawn card first: it can be satisfied if and only if the position can
+// still be won. Stacked cards may go to any table that needs them (the rules
+// know no assignments).
+func encodePosition(prog [solver.Tables]int, stacks [][]solver.Rank, stock []solver.Rank) *encoding {
+	S := len(stacks)
+	e := &encoding{stacks: S, n: len(stock)}
+	var home []int // the stack of a stacked item
+	for s, st := range stacks {
+		for _, r := range st {
+			e.rank, e.place, home = append(e.rank, r), append(e.place, -1), append(home, s)
+		}
+	}
+	e.m = len(e.rank)
+	e.preset = e.m > 0
+	for j, r := range stock {
+		e.rank, e.place, home = append(e.rank, r), append(e.place, j), append(home, -1)
+	}
+	N, n := len(e.rank), e.n
+	// The table of each item: one of the free slots of its rank, and each
+	// slot one item.
+	e.table = make([][solver.Tables]int, N)
+	for i := range N {
 		var lits []int
 		for x := range solver.Tables {
-			if solver.TablePos(x+1, cards[c]) < filled {
-				e.table[c][x] = lFalse
+			if solver.TablePos(x+1, e.rank[i]) < prog[x] {
+				e.table[i][x] = lFalse
 				continue
 			}
-			e.table[c][x] = e.newVar()
-			lits = append(lits, e.table[c][x])
+			e.table[i][x] = e.newVar()
+			lits = append(lits, e.table[i][x])
 		}
 		e.exactlyOne(lits)
 	}
 	for x := range solver.Tables {
-		for a := range n {
-			for b := a + 1; b < n; b++ {
-				if cards[a] == cards[b] {
+		for a := range N {
+			for b := a + 1; b < N; b++ {
+				if e.rank[a] == e.rank[b] {
 					e.clause(-e.table[a][x], -e.table[b][x])
 				}
 			}
 		}
 	}
-	// Straight to the table, or onto one stack. Stacks are interchangeable:
-	// a card may use stack s > 0 only if an earlier card uses stack s-1.
-	e.direct = make([]int, n)
-	e.stack = make([][]int, n)
-	for c := range n {
-		e.direct[c] = e.newVar()
-		e.stack[c] = make([]int, S)
-		lits := []int{e.direct[c]}
+	// A stacked item stays on its stack; a stock card goes straight to its
+	// table or onto one stack. With every stack empty, stacks are
+	// interchangeable: a card may use stack s > 0 only if an earlier card
+	// uses stack s-1.
+	e.direct = make([]int, N)
+	e.stack = make([][]int, N)
+	for i := range N {
+		e.stack[i] = make([]int, S)
+		if home[i] >= 0 {
+			e.direct[i] = lFalse
+			for s := range S {
+				e.stack[i][s] = lFalse
+			}
+			e.stack[i][home[i]] = lTrue
+			continue
+		}
+		e.direct[i] = e.newVar()
+		lits := []int{e.direct[i]}
 		for s := range S {
-			e.stack[c][s] = e.newVar()
-			lits = append(lits, e.stack[c][s])
+			e.stack[i][s] = e.newVar()
+			lits = append(lits, e.stack[i][s])
 		}
 		e.exactlyOne(lits)
-		for s := 1; s < S; s++ {
-			cl := []int{-e.stack[c][s]}
-			for a := range c {
+		for s := 1; s < S && !e.preset; s++ {
+			cl := []int{-e.stack[i][s]}
+			for a := e.m; a < i; a++ {
 				cl = append(cl, e.stack[a][s-1])
 			}
 			e.clause(cl...)
 		}
 	}
-	// after[c][j]: card c reaches its table after draw j, i.e. in the play
-	// between draws j and j+1 or later (an order encoding of that time).
-	e.after = make([][]int, n)
-	for c := range n {
-		e.after[c] = make([]int, n+1)
-		for j := 0; j <= n; j++ {
+	// after[i][g]: item i reaches its table in gap g or later (an order
+	// encoding of that gap); a stock card not before the gap after its own
+	// placement, and every item by the last gap.
+	e.after = make([][]int, N)
+	for i := range N {
+		lo := e.place[i] + 1 // 0 for a stacked item
+		e.after[i] = make([]int, n+2)
+		for g := 0; g <= n+1; g++ {
 			switch {
-			case j <= c:
-				e.after[c][j] = lTrue
-			case j == n:
-				e.after[c][j] = lFalse
+			case g <= lo:
+				e.after[i][g] = lTrue
+			case g == n+1:
+				e.after[i][g] = lFalse
 			default:
-				e.after[c][j] = e.newVar()
-				if j > c+1 {
-					e.clause(-e.after[c][j], e.after[c][j-1])
+				e.after[i][g] = e.newVar()
+				if g > lo+1 {
+					e.clause(-e.after[i][g], e.after[i][g-1])
 				}
 			}
 		}
 	}
-	// first[a][b]: the order in which the cards reach their tables, a
-	// total order (no cycle of three) that agrees with the times.
-	e.first = make([][]int, n)
-	for a := range n {
-		e.first[a] = make([]int, n)
+	// first[a][b]: the order in which the items reach their tables, a
+	// total order (no cycle of three) that agrees with the gaps.
+	e.first = make([][]int, N)
+	for a := range N {
+		e.first[a] = make([]int, N)
 	}
-	for a := range n {
-		for b := a + 1; b < n; b++ {
+	for a := range N {
+		for b := a + 1; b < N; b++ {
 			e.first[a][b] = e.newVar()
 			e.first[b][a] = -e.first[a][b]
 		}
 	}
-	for a := range n {
-		for b := a + 1; b < n; b++ {
-			for c := b + 1; c < n; c++ {
+	for a := range N {
+		for b := a + 1; b < N; b++ {
+			for c := b + 1; c < N; c++ {
 				e.clause(-e.first[a][b], -e.first[b][c], -e.first[c][a])
 				e.clause(-e.first[a][c], -e.first[c][b], -e.first[b][a])
 			}
 		}
 	}
-	for a := range n {
-		for b := range n {
+	for a := range N {
+		for b := range N {
 			if a == b {
 				continue
 			}
-			// a first and a after draw j: b after draw j too. For j < a
-			// this follows from j = a.
-			for j := a; j < n; j++ {
-				if e.after[b][j] != lTrue {
-					e.clause(-e.first[a][b], -e.after[a][j], e.after[b][j])
+			// a first and a in gap g or later: b too. For g below a's
+			// earliest gap this follows from that gap.
+			for g := e.place[a] + 1; g <= n; g++ {
+				if e.after[b][g] != lTrue {
+					e.clause(-e.first[a][b], -e.after[a][g], e.after[b][g])
 				}
 			}
 		}
 	}
 	// A table takes its cards in order; a card that goes straight to its
 	// table finds the card before it there already, and reaches the table
-	// in the play right after its draw.
+	// in the gap right after its placement.
 	for x := range solver.Tables {
-		for k := max(filled, 1); k < solver.NumRanks; k++ {
+		for k := max(prog[x], 1); k < solver.NumRanks; k++ {
 			rp, rk := solver.TableRank(x+1, k-1), solver.TableRank(x+1, k)
-			for c := range n {
-				if cards[c] != rp || k-1 < filled {
+			for c := range N {
+				if e.rank[c] != rp || k-1 < prog[x] {
 					continue
 				}
-				for d := range n {
-					if cards[d] != rk {
+				for d := range N {
+					if e.rank[d] != rk {
 						continue
 					}
 					e.clause(-e.table[c][x], -e.table[d][x], e.first[c][d])
-					e.clause(-e.direct[d], -e.table[d][x], -e.table[c][x], -e.after[c][d])
+					if e.place[d] >= 0 {
+						e.clause(-e.direct[d], -e.table[d][x], -e.table[c][x], -e.after[c][e.place[d]+1])
+					}
 				}
 			}
 		}
 	}
-	for d := range n {
-		e.clause(-e.direct[d], -e.after[d][d+1])
+	for d := e.m; d < N; d++ {
+		e.clause(-e.direct[d], -e.after[d][e.place[d]+2])
 	}
-	// A stack is last in, first out: a card put on a stack where an
-	// earlier card still lies leaves before it.
-	for a := range n {
-		for b := a + 1; b < n; b++ {
+	// A stack is last in, first out: an item put on a stack where an
+	// earlier one still lies leaves before it (the position's stacks: the
+	// upper card before the lower).
+	for a := range N {
+		for b := a + 1; b < N; b++ {
+			if e.place[b] < 0 {
+				if home[a] == home[b] {
+					e.clause(e.first[b][a])
+				}
+				continue
+			}
 			for s := range S {
-				e.clause(-e.stack[a][s], -e.stack[b][s], -e.after[a][b], e.first[b][a])
+				e.clause(-e.stack[a][s], -e.stack[b][s], -e.after[a][e.place[b]+1], e.first[b][a])
 			}
 		}
 	}
 	return e
 }
 
-// trace reads a winning line off a model: each card in turn is drawn and
-// played (to its table, or onto its stack, meant for its table), then the
-// stack tops that reach their tables before the next draw move there, in
-// the order of the model.
+// trace reads a winning line off a model: first the stacked cards that
+// reach their tables before the drawn card is played; then, for each stock
+// card in turn, its play (to its table, or onto its stack) and the stack
+// tops that reach their tables in the gap after it, in the order of the
+// model. Stock cards are stacked meant for their tables, unless the
+// position has stacked cards: the engine keeps their own assignments, which
+// the line may not follow, so the line's stacked cards go unassigned.
 func (e *encoding) trace(model []bool) []solver.Move {
 	val := func(l int) bool {
 		switch {
@@ -449,27 +499,27 @@ func (e *encoding) trace(model []bool) []solver.Move {
 		}
 		return model[l]
 	}
-	n := len(e.cards)
-	tab, stk, when := make([]int, n), make([]int, n), make([]int, n)
-	for c := range n {
+	N, n := len(e.rank), e.n
+	tab, stk, gap := make([]int, N), make([]int, N), make([]int, N)
+	for i := range N {
 		for x := range solver.Tables {
-			if val(e.table[c][x]) {
-				tab[c] = x
+			if val(e.table[i][x]) {
+				tab[i] = x
 			}
 		}
-		stk[c] = -1
+		stk[i] = -1
 		for s := range e.stacks {
-			if val(e.stack[c][s]) {
-				stk[c] = s
+			if val(e.stack[i][s]) {
+				stk[i] = s
 			}
 		}
-		for j := range n {
-			if val(e.after[c][j]) {
-				when[c] = j
+		for g := 0; g <= n; g++ {
+			if val(e.after[i][g]) {
+				gap[i] = g
 			}
 		}
 	}
-	order := make([]int, n)
+	order := make([]int, N)
 	for i := range order {
 		order[i] = i
 	}
@@ -483,17 +533,25 @@ func (e *encoding) trace(model []bool) []solver.Move {
 		return 1
 	})
 	var moves []solver.Move
-	for j := range n {
-		if stk[j] < 0 {
-			moves = append(moves, solver.Move{Kind: solver.ToTable, Rank: e.cards[j], Table: int8(tab[j] + 1)})
-		} else {
-			moves = append(moves, solver.Move{Kind: solver.ToStack, Rank: e.cards[j], Stack: int8(stk[j]), Table: int8(tab[j] + 1)})
-		}
-		for _, c := range order {
-			if when[c] == j && stk[c] >= 0 {
-				moves = append(moves, solver.Move{Kind: solver.StackToTable, Rank: e.cards[c], Stack: int8(stk[c]), Table: int8(tab[c] + 1)})
+	arrivals := func(g int) {
+		for _, i := range order {
+			if gap[i] == g && stk[i] >= 0 {
+				moves = append(moves, solver.Move{Kind: solver.StackToTable, Rank: e.rank[i], Stack: int8(stk[i]), Table: int8(tab[i] + 1)})
 			}
 		}
+	}
+	arrivals(0)
+	for j := range n {
+		i := e.m + j
+		switch {
+		case stk[i] < 0:
+			moves = append(moves, solver.Move{Kind: solver.ToTable, Rank: e.rank[i], Table: int8(tab[i] + 1)})
+		case e.preset:
+			moves = append(moves, solver.Move{Kind: solver.ToStack, Rank: e.rank[i], Stack: int8(stk[i])})
+		default:
+			moves = append(moves, solver.Move{Kind: solver.ToStack, Rank: e.rank[i], Stack: int8(stk[i]), Table: int8(tab[i] + 1)})
+		}
+		arrivals(j + 1)
 	}
 	return moves
 }
@@ -509,13 +567,45 @@ var ErrSAT = errors.New("SAT solver")
 // error of sat when ctx is done (a timeout) is Unknown, with Stopped set;
 // its other errors are returned, wrapping ErrSAT.
 func SolveSAT(ctx context.Context, deck solver.Deck, rules solver.Rules, sat SATSolver) (Result, error) {
+	return SolveSATAfter(ctx, deck, rules, nil, sat)
+}
+
+// SolveSATAfter is SolveSAT for the position reached by playing prefix on
+// deck, as SolveAfter: Result.Trace holds the moves after the prefix, and
+// the prefix's stacked cards may go to any table that needs them.
+func SolveSATAfter(ctx context.Context, deck solver.Deck, rules solver.Rules, prefix []solver.Move, sat SATSolver) (Result, error) {
 	if err := deck.Validate(); err != nil {
 		return Result{}, fmt.Errorf("deck: %w", err)
 	}
 	if err := rules.Validate(); err != nil {
 		return Result{}, err
 	}
-	e := encode(&deck, rules)
+	var e *encoding
+	if len(prefix) == 0 {
+		e = encode(&deck, rules)
+	} else {
+		g, err := solver.Replay(&deck, rules, prefix)
+		if err != nil {
+			return Result{}, fmt.Errorf("%w: %v", ErrBadPrefix, err)
+		}
+		v := g.View()
+		var prog [solver.Tables]int
+		for x := range prog {
+			prog[x] = v.Placed(x + 1)
+		}
+		stacks := make([][]solver.Rank, rules.Stacks)
+		for s := range stacks {
+			for _, c := range v.AppendStack(nil, s) {
+				stacks[s] = append(stacks[s], c.Rank())
+			}
+		}
+		cards := stockCards(&deck, rules)
+		left := v.StockLen()
+		if v.Drawn() != 0 {
+			left++
+		}
+		e = encodePosition(prog, stacks, cards[len(cards)-left:])
+	}
 	ok, model, err := sat.SolveCNF(ctx, e.nvars, e.clauses)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -530,7 +620,8 @@ func SolveSAT(ctx context.Context, deck solver.Deck, rules solver.Rules, sat SAT
 		return Result{}, fmt.Errorf("%w: its model has %d values for %d variables", ErrSAT, len(model)-1, e.nvars)
 	}
 	tr := e.trace(model)
-	if end, err := solver.Replay(&deck, rules, tr); err != nil || !end.Won() {
+	all := append(append([]solver.Move(nil), prefix...), tr...)
+	if end, err := solver.Replay(&deck, rules, all); err != nil || !end.Won() {
 		return Result{}, fmt.Errorf("clairvoyant: internal error: the SAT solver's winning line does not replay (%v)", err)
 	}
 	return Result{Winnable: Yes, Trace: tr, SAT: true}, nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -182,4 +183,66 @@ func FuzzReadDIMACS(f *testing.F) {
 			t.Fatalf("round trip: %d %v -> %d %v, %v", n, cs, n2, cs2, err)
 		}
 	})
+}
+
+// TestSATAfterAgreesWithBruteForce: positions near the end of real deals
+// (as in TestAgreesWithBruteForce: stacked cards, some assigned by the
+// prefix and some not) are decided by the formula of the position and by an
+// exhaustive search over the rules' own moves; both must agree, and every
+// win must replay after the prefix. Then positions further from the end,
+// against the search (SolveAfter), wherever it settles.
+func TestSATAfterAgreesWithBruteForce(t *testing.T) {
+	positions := cases(40)
+	ds := corpusDecks(t, 400)
+	rng := rand.New(rand.NewPCG(11, 2002))
+	full := clairvoyant.NewSolver(clairvoyant.Options{})
+	seen := map[bool]int{}
+	check := func(i int, d solver.Deck, rules solver.Rules, prefix []solver.Move, want clairvoyant.Verdict) {
+		t.Helper()
+		got, err := clairvoyant.SolveSATAfter(context.Background(), d, rules, prefix, clairvoyant.Gophersat{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Winnable != want {
+			t.Fatalf("position %d (%s, deck %d after %s): the formula says %s, want %s",
+				i, rules, i%len(ds), solver.FormatTrace(prefix, rules), got.Winnable, want)
+		}
+		if got.Winnable == clairvoyant.Yes {
+			all := append(append([]solver.Move(nil), prefix...), got.Trace...)
+			if end, err := solver.Replay(&d, rules, all); err != nil || !end.Won() {
+				t.Fatalf("position %d: the formula's win does not replay: %v", i, err)
+			}
+		}
+		seen[want == clairvoyant.Yes]++
+	}
+	for i := 0; i < positions; i++ {
+		d := ds[i%len(ds)]
+		rules := variants[i%len(variants)]
+		rules.Stacks = 3 + i%2
+		prefix, g, stacked := reducedPosition(t, full, d, rules, rng, 3+rng.IntN(6), 4, 11)
+		if stacked > 11 {
+			continue
+		}
+		want := clairvoyant.No
+		if bruteForce(*g, map[string]bool{}) {
+			want = clairvoyant.Yes
+		}
+		check(i, d, rules, prefix, want)
+	}
+	for i := 0; i < positions/2; i++ {
+		d := ds[100+i]
+		rules := variants[i%len(variants)]
+		prefix, _, _ := reducedPosition(t, full, d, rules, rng, 12+rng.IntN(12), 6, 20)
+		res, err := full.SolveAfter(context.Background(), d, rules, prefix, clairvoyant.Budget{Nodes: 200_000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Winnable != clairvoyant.Unknown {
+			check(100+i, d, rules, prefix, res.Winnable)
+		}
+	}
+	t.Logf("agreed on %d winnable positions and %d lost", seen[true], seen[false])
+	if seen[true] == 0 || seen[false] == 0 {
+		t.Errorf("the positions should mix wins (%d) and losses (%d)", seen[true], seen[false])
+	}
 }

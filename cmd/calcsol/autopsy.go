@@ -34,9 +34,14 @@ it is a bound, not a verdict on a move.
 The table gives, for each stock size, the lost games that reached it and the
 verdicts (unknown: not settled within --nodes), and how many lost games had
 their latest winnable position there. --corpus is a corpus file or a
-built-in name (` + strings.Join(corpora.Names(), ", ") + `).`,
+built-in name (` + strings.Join(corpora.Names(), ", ") + `).
+
+--sat D gives each position the search leaves unknown to a SAT solver, for
+up to D (the position's formula: docs/clairvoyant.md, "The deal as a
+formula"), so that far fewer positions stay unknown.`,
 	Example: `  calcsol autopsy --corpus uniform-1000 --stacks 3 --preplaced --strategy priority:deadlock_check=exact+rescue --table tuned-3-preplaced --at 40,24,12 --nodes 20000
-  calcsol autopsy --corpus uniform-1000 --stacks 4 --table tuned-4 --option deadlock_check=exact --at 24,12 --nodes 20000 --json`,
+  calcsol autopsy --corpus uniform-1000 --stacks 4 --table tuned-4 --option deadlock_check=exact --at 24,12 --nodes 20000 --json
+  calcsol autopsy --corpus twenty.txt --stacks 3 --preplaced --strategy priority:deadlock_check=exact+rescue --table tuned-3-preplaced --at 40,24,12 --nodes 2000 --sat 1m`,
 	Args: cobra.NoArgs,
 	RunE: runAutopsy,
 }
@@ -49,6 +54,7 @@ func init() {
 	f.Int("workers", 2, "decks played in parallel")
 	f.Duration("timeout", 0, "stop after this long (0: no limit); the decks not done are left out")
 	f.Bool("json", false, "print the summary and every deck's probes as JSON")
+	addSATFlags(autopsyCmd, "position")
 	addRulesFlags(autopsyCmd)
 	addStrategyFlags(autopsyCmd)
 	rootCmd.AddCommand(autopsyCmd)
@@ -114,11 +120,16 @@ func runAutopsy(cmd *cobra.Command, _ []string) error {
 		ctx, cancel = context.WithTimeout(ctx, d)
 		defer cancel()
 	}
+	var opts clairvoyant.Options
+	if err := satFromFlags(cmd, &opts); err != nil {
+		return err
+	}
 	w, err := clairvoyant.NewStrategyWitness(ctx, s, rules)
 	if err != nil {
 		return badInput("%s: %w", label, err)
 	}
 	defer w.Close()
+	w.SetSAT(opts.SAT, opts.SATTime)
 	ds := c.Decks()
 	bar := progress.Start(cmd.ErrOrStderr(), "decks", int64(len(ds)))
 	as, err := clairvoyant.Autopsies(ctx, w, ds, rules, at, clairvoyant.Budget{Nodes: nodes}, workers, bar.Count(0))

@@ -94,8 +94,7 @@ program in the SAT competition's format named by --sat-solver.`,
 	f.IntSlice("handoff", nil, "with --try: where the strategy loses, search on from the positions of its game where the stock holds these numbers of cards (fewest first), e.g. 12,20,28")
 	f.Int64("restarts", 0, "search nodes a deck for restarts with a perturbed move ordering before the exhaustive search (0: off); finds hard wins sooner, see docs/clairvoyant.md")
 	f.Int64("handoff-nodes", 20_000, "with --handoff: search nodes allowed for each handoff search (0: no limit, only --timeout stops it)")
-	f.Duration("sat", 0, "give each deck the search leaves unknown to a SAT solver for up to this long (0: off); see docs/clairvoyant.md")
-	f.String("sat-solver", "", "with --sat: a SAT solver program and its arguments (reads DIMACS CNF on standard input, answers \"s SATISFIABLE\" with \"v\" lines or \"s UNSATISFIABLE\"), e.g. cadical; default: calcsol's own (gophersat, in a child process)")
+	addSATFlags(cmd, "deck")
 	addRulesFlags(cmd)
 	return cmd
 }
@@ -314,6 +313,14 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 		return fmt.Errorf("interrupted: %d of %d decks settled, written to %s; continue with --resume %s%s", t.Winnable+t.Unwinnable, n, out, out, goOn)
 	}
 	return nil
+}
+
+// addSATFlags adds --sat and --sat-solver, for the decks or positions what
+// names.
+func addSATFlags(cmd *cobra.Command, what string) {
+	f := cmd.Flags()
+	f.Duration("sat", 0, "give each "+what+" the search leaves unknown to a SAT solver for up to this long (0: off); see docs/clairvoyant.md")
+	f.String("sat-solver", "", "with --sat: a SAT solver program and its arguments (reads DIMACS CNF on standard input, answers \"s SATISFIABLE\" with \"v\" lines or \"s UNSATISFIABLE\"), e.g. cadical; default: calcsol's own (gophersat, in a child process)")
 }
 
 // satFromFlags sets the SAT stage of opts from --sat and --sat-solver.
