@@ -110,7 +110,8 @@ type Options struct {
 	// deal is encoded as a formula, satisfiable exactly when it can be won,
 	// and given to this SAT solver for up to SATTime (0: no limit) —
 	// SolveSAT, SolveSATAfter. It applies to deals and to the positions
-	// of SolveAfter (handoffs, autopsies), not to SolveFrom's.
+	// of SolveAfter (autopsies; handoffs only of a StrategyWitness given
+	// SetSAT, which calcsol solve does not do), not to SolveFrom's.
 	SAT     SATSolver
 	SATTime time.Duration
 	// Start is the deck SolveAll begins with: it searches the decks from

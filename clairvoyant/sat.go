@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	gophersat "github.com/crillab/gophersat/solver"
 
@@ -71,6 +72,12 @@ func (e ExternalSAT) SolveCNF(ctx context.Context, nvars int, clauses [][]int) (
 	var in bytes.Buffer
 	WriteDIMACS(&in, nvars, clauses)
 	cmd := exec.CommandContext(ctx, e.Path, e.Args...)
+	// The program gets no Ctrl-C of its own (ownProcessGroup): it stops when
+	// the context does, so that an interrupt reads as one, not as a solver
+	// that died; and Run does not wait long for pipes a killed program's
+	// children may hold.
+	ownProcessGroup(cmd)
+	cmd.WaitDelay = time.Second
 	cmd.Stdin = &in
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
@@ -191,7 +198,7 @@ func WriteDIMACSAnswer(w io.Writer, sat bool, model []bool) error {
 func ReadDIMACSAnswer(r io.Reader, nvars int) (sat bool, model []bool, err error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<16), 1<<24)
-	status := ""
+	status, ended := "", false
 	model = make([]bool, nvars+1)
 	for sc.Scan() {
 		t := sc.Text()
@@ -207,6 +214,7 @@ func ReadDIMACSAnswer(r io.Reader, nvars int) (sat bool, model []bool, err error
 				if l > 0 {
 					model[l] = true
 				}
+				ended = l == 0
 			}
 		}
 	}
@@ -215,6 +223,9 @@ func ReadDIMACSAnswer(r io.Reader, nvars int) (sat bool, model []bool, err error
 	}
 	switch status {
 	case "SATISFIABLE":
+		if !ended {
+			return false, nil, errors.New("the model does not end with 0 (cut short?)")
+		}
 		return true, model, nil
 	case "UNSATISFIABLE":
 		return false, nil, nil
@@ -622,7 +633,7 @@ func SolveSATAfter(ctx context.Context, deck solver.Deck, rules solver.Rules, pr
 	tr := e.trace(model)
 	all := append(append([]solver.Move(nil), prefix...), tr...)
 	if end, err := solver.Replay(&deck, rules, all); err != nil || !end.Won() {
-		return Result{}, fmt.Errorf("clairvoyant: internal error: the SAT solver's winning line does not replay (%v)", err)
+		return Result{}, fmt.Errorf("%w: the line read off its model does not replay (a wrong model, or an error of the encoding): %v", ErrSAT, err)
 	}
 	return Result{Winnable: Yes, Trace: tr, SAT: true}, nil
 }

@@ -160,8 +160,10 @@ func TestDIMACS(t *testing.T) {
 			t.Errorf("%q: error %v, want %q", c.in, err, c.err)
 		}
 	}
-	if _, _, err := clairvoyant.ReadDIMACSAnswer(strings.NewReader("s UNKNOWN\n"), 1); err == nil {
-		t.Error("answer UNKNOWN read without an error")
+	for _, in := range []string{"s UNKNOWN\n", "s SATISFIABLE\nv 1 -2\n", "v 1 0\n"} {
+		if _, _, err := clairvoyant.ReadDIMACSAnswer(strings.NewReader(in), 2); err == nil {
+			t.Errorf("answer %q read without an error", in)
+		}
 	}
 }
 
