@@ -1,5 +1,7 @@
 package clairvoyant
 
+import "github.com/calcsol/calcsol/solver"
+
 // SetRestartSchedule shortens the restart schedule for a test (passes cut
 // after pass nodes, runs of unit·luby(i) nodes) and returns a function that
 // restores it. The tests of this package do not run in parallel.
@@ -14,3 +16,10 @@ func RestartRuns(sv *Solver) int { return sv.s.runs }
 
 // Luby exposes the run-length sequence.
 func Luby(i int) int64 { return luby(i) }
+
+// FormulaSize is the number of variables and clauses of the SAT formula of
+// deck d under rules r.
+func FormulaSize(d *solver.Deck, r solver.Rules) (vars, clauses int) {
+	e := encode(d, r)
+	return e.nvars, len(e.clauses)
+}

@@ -249,7 +249,6 @@ type encoding struct {
 	place   []int         // placement of a stock item; -1 for a stacked one
 	m, n    int           // stacked items, stock items
 	stacks  int
-	preset  bool // the position has stacked cards (their slots are not the engine's)
 	nvars   int
 	clauses [][]int
 	table   [][solver.Tables]int // table[i][x]: item i ends on table x (lFalse where its slot is filled)
@@ -332,7 +331,6 @@ func encodePosition(prog [solver.Tables]int, stacks [][]solver.Rank, stock []sol
 		}
 	}
 	e.m = len(e.rank)
-	e.preset = e.m > 0
 	for j, r := range stock {
 		e.rank, e.place, home = append(e.rank, r), append(e.place, j), append(home, -1)
 	}
@@ -384,7 +382,7 @@ func encodePosition(prog [solver.Tables]int, stacks [][]solver.Rank, stock []sol
 			lits = append(lits, e.stack[i][s])
 		}
 		e.exactlyOne(lits)
-		for s := 1; s < S && !e.preset; s++ {
+		for s := 1; s < S && e.m == 0; s++ {
 			cl := []int{-e.stack[i][s]}
 			for a := e.m; a < i; a++ {
 				cl = append(cl, e.stack[a][s-1])
@@ -557,7 +555,7 @@ func (e *encoding) trace(model []bool) []solver.Move {
 		switch {
 		case stk[i] < 0:
 			moves = append(moves, solver.Move{Kind: solver.ToTable, Rank: e.rank[i], Table: int8(tab[i] + 1)})
-		case e.preset:
+		case e.m > 0:
 			moves = append(moves, solver.Move{Kind: solver.ToStack, Rank: e.rank[i], Stack: int8(stk[i])})
 		default:
 			moves = append(moves, solver.Move{Kind: solver.ToStack, Rank: e.rank[i], Stack: int8(stk[i]), Table: int8(tab[i] + 1)})

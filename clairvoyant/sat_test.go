@@ -88,6 +88,17 @@ func TestSATSettlesHardDeal(t *testing.T) {
 	}
 }
 
+// TestSATFormulaSize: the size of deck 0's formula (uniform-1000, 3
+// stacks, tables start empty), the figure docs/clairvoyant.md gives.
+func TestSATFormulaSize(t *testing.T) {
+	d := corpusDecks(t, 1)[0]
+	vars, clauses := clairvoyant.FormulaSize(&d, solver.Rules{Stacks: 3})
+	t.Logf("%d variables, %d clauses", vars, clauses)
+	if vars != 3068 || clauses != 97710 {
+		t.Errorf("%d variables and %d clauses, docs/clairvoyant.md says 3,068 and 97,710", vars, clauses)
+	}
+}
+
 // failingSAT answers every formula with an error, after waiting for the
 // context when wait is set.
 type failingSAT struct {

@@ -131,18 +131,7 @@ type searcher struct {
 }
 
 func (s *searcher) reset(ctx context.Context, d *solver.Deck, r solver.Rules, opts Options, b Budget) {
-	var cards [solver.DeckSize]solver.Rank
-	n := 0
-	var took [solver.Tables + 1]bool
-	for _, c := range d {
-		if r.Preplaced && int(c) <= solver.Tables && !took[c] {
-			took[c] = true
-			continue
-		}
-		cards[n] = c
-		n++
-	}
-	s.resetCards(ctx, cards[:n], r, opts, b)
+	s.resetCards(ctx, stockCards(d, r), r, opts, b)
 }
 
 // resetCards starts a search of the stock cards, in order (the deck less
