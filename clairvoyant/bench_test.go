@@ -93,3 +93,28 @@ func BenchmarkSolveSAT(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPilot plays the first 400 decks of uniform-1000 (3 stacks,
+// tables start empty) by the pilot of each level over the tuned table, the
+// order known, one deck per iteration: ns/op is the cost a deck of `solve
+// --try priority:table=tuned-3-exact --pilot L` (level 0: the table's own
+// game), won the share of decks its game wins. Run with -benchtime 400x so
+// that every level plays the same 400 decks.
+func BenchmarkPilot(b *testing.B) {
+	ds := corpusDecks(b, 400)
+	rules := solver.Rules{Stacks: 3}
+	for level := 0; level <= 2; level++ {
+		b.Run(fmt.Sprintf("level=%d", level), func(b *testing.B) {
+			w := pilotWitness(b, "priority:table=tuned-3-exact", rules, level)
+			b.ReportAllocs()
+			won, n := 0, 0
+			for b.Loop() {
+				if _, ok := w.Game(context.Background(), &ds[n%len(ds)], rules, level); ok {
+					won++
+				}
+				n++
+			}
+			b.ReportMetric(float64(won)/float64(n), "won")
+		})
+	}
+}

@@ -294,6 +294,8 @@ type StrategyWitness struct {
 	sat     SATSolver // asked about the positions the searches leave unknown (SetSAT)
 	satTime time.Duration
 	nodes   atomic.Int64 // search nodes spent in handoff searches
+	pilot   int          // the deepest pilot level played (SetPilot); 0: the strategy's game
+	assign  bool         // the pilot stacks cards assigned (SetPilot)
 }
 
 // SetSAT has the searches from a game's positions (Autopsy; handoffs) ask
@@ -337,24 +339,12 @@ func NewStrategyWitness(ctx context.Context, s solver.Strategy, rules solver.Rul
 	return &StrategyWitness{s: s, rules: rules, free: []solver.Session{sess}, all: []solver.Session{sess}}, nil
 }
 
-// Line plays the deck and returns the moves when the game is won, else nil.
+// Line plays the deck and returns the moves when the game is won, else nil:
+// the strategy's game, or its pilots' (SetPilot), then the handoff searches
+// from the deepest lost game (SetHandoff). See Witnesses for several
+// strategies.
 func (w *StrategyWitness) Line(ctx context.Context, d *solver.Deck, r solver.Rules) []solver.Move {
-	if r != w.rules {
-		return nil
-	}
-	sess := w.get(ctx)
-	if sess == nil {
-		return nil
-	}
-	defer w.put(sess)
-	res, err := solver.Play(ctx, d, r, sess, true)
-	if err != nil || res.Failed {
-		return nil
-	}
-	if res.Won {
-		return res.Trace
-	}
-	return w.handoff(ctx, d, r, res.Trace)
+	return Witnesses{w}.Line(ctx, d, r)
 }
 
 // handoff searches on from the positions of the lost game trace where the

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/calcsol/calcsol/clairvoyant"
+	"github.com/calcsol/calcsol/configs"
+	"github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -19,4 +21,33 @@ func ExampleSolve() {
 	g, err := solver.Replay(&deck, rules, res.Trace)
 	fmt.Println(res.Winnable, err == nil && g.Won())
 	// Output: yes true
+}
+
+// Settle decks by the pilot of a priority table's games, the stock order
+// known: each game that wins, replayed, proves its deck winnable; the
+// search (here 1 node) gets the rest.
+func ExampleStrategyWitness_SetPilot() {
+	ctx := context.Background()
+	decks, err := corpus.LoadCalculationDecks("uniform-1000")
+	if err != nil {
+		panic(err)
+	}
+	rules := solver.Rules{Stacks: 3}
+	table, err := configs.Strategies().BuildSpec("priority:table=tuned-3-exact")
+	if err != nil {
+		panic(err)
+	}
+	w, err := clairvoyant.NewStrategyWitness(ctx, table, rules)
+	if err != nil {
+		panic(err)
+	}
+	defer w.Close()
+	w.SetPilot(2, true) // levels 1 and 2, stacked cards assigned
+	res, err := clairvoyant.SolveAll(ctx, decks[:100], rules, clairvoyant.Options{Witness: w.Line}, clairvoyant.Budget{Nodes: 1}, 2, nil, nil)
+	if err != nil {
+		panic(err)
+	}
+	t := clairvoyant.Count(res)
+	fmt.Println("winnable", t.Winnable, "unknown", t.Unknown)
+	// Output: winnable 98 unknown 2
 }

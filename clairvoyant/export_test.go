@@ -1,6 +1,10 @@
 package clairvoyant
 
-import "github.com/calcsol/calcsol/solver"
+import (
+	"context"
+
+	"github.com/calcsol/calcsol/solver"
+)
 
 // SetRestartSchedule shortens the restart schedule for a test (passes cut
 // after pass nodes, runs of unit·luby(i) nodes) and returns a function that
@@ -22,4 +26,15 @@ func Luby(i int) int64 { return luby(i) }
 func FormulaSize(d *solver.Deck, r solver.Rules) (vars, clauses int) {
 	e := encode(d, r)
 	return e.nvars, len(e.clauses)
+}
+
+// Game plays d by w's pilot of the given level (0: the strategy's own game)
+// and returns its moves and whether they won.
+func (w *StrategyWitness) Game(ctx context.Context, d *solver.Deck, r solver.Rules, level int) ([]solver.Move, bool) {
+	return w.game(ctx, d, r, level)
+}
+
+// PilotCandidates exposes the moves a pilot tries in g.
+func PilotCandidates(g *solver.Game, own solver.Move, ok, assign bool) []solver.Move {
+	return pilotCandidates(g, own, ok, assign, nil)
 }

@@ -52,7 +52,19 @@ winnable (a strategy's loss proves nothing, so the search then runs as usual).
 With --handoff S1,S2,… the search also takes over from the strategy's lost
 game, at the positions where the stock holds S1, S2, … cards (fewest first,
 --handoff-nodes each): a win found from there, after the game's moves up to
-that position, settles the deck too.
+that position, settles the deck too. --try may be given several times: the
+strategies are tried in turn, each deck's cheapest games first.
+
+--pilot L plays each deck by the pilot method over each --try strategy, the
+order known: at every decision each move (the drawn card to each table that
+needs it, onto each stack, assigned to each table with a free slot unless
+--pilot-assign=false; each stack top to each table that needs it) is played
+out to the end by the pilot one level down — at level 0 the strategy
+itself — and the best game found is followed. A playout that wins settles
+the deck. Levels 1 to L are tried in turn, every strategy at one level
+before any at the next: level 1 costs about a millisecond a deck, level 2
+from a few to tens of milliseconds. With several tables it settles almost every 3-stack
+deck before any search (docs/clairvoyant.md, "The pilot").
 
 --restarts N spends up to N nodes a deck, after a few passes of the usual
 search, on runs with a randomly perturbed move ordering, each cut short and
@@ -76,7 +88,8 @@ program in the SAT competition's format named by --sat-solver.`,
   calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 20000 --out twenty-s4p.json
   calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 20000 --resume twenty-s4p.json --try priority:table=tuned-4-preplaced+rescue+endgame --out twenty-s4p.json
   calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 0 --resume twenty-s4p.json --out twenty-s4p.json
-  calcsol solve --corpus twenty.txt --stacks 3 --nodes 1 --try priority:table=tuned-3-exact+rescue+endgame --handoff 16,32 --handoff-nodes 20000 --out twenty-s3.json`,
+  calcsol solve --corpus twenty.txt --stacks 3 --nodes 1 --try priority:table=tuned-3-exact+rescue+endgame --handoff 16,32 --handoff-nodes 20000 --out twenty-s3.json
+  calcsol solve --corpus twenty.txt --stacks 3 --nodes 1 --try priority:table=tuned-3-exact --try priority:table=tuned-3 --pilot 2 --sat 5m --out twenty-s3.json`,
 		Args: cobra.NoArgs,
 		RunE: runSolve,
 	}
@@ -90,7 +103,9 @@ program in the SAT competition's format named by --sat-solver.`,
 	f.String("out", "", "with --corpus: write the per-deck verdicts to this JSON file")
 	f.String("resume", "", "with --corpus: keep the decks this earlier --out file settles, solve only its unknowns")
 	f.Int("start", 0, "with --corpus: begin with this deck (0-based, corpus order), search the decks before it last")
-	f.String("try", "", "with --corpus: play this strategy on each deck first; a won game settles the deck (a kind, with parameters: priority+rescue+endgame)")
+	f.StringArray("try", nil, "with --corpus: play this strategy on each deck first; a won game settles the deck (a kind, with parameters: priority+rescue+endgame); repeat for several, tried in turn")
+	f.Int("pilot", 0, "with --try: play each deck by the pilot method over the strategies, levels 1 to this (0: their own games; at most 3), the order known")
+	f.Bool("pilot-assign", true, "with --pilot: stack cards assigned to each table with a free slot (for strategies that read assignments, like priority); false: unassigned")
 	f.IntSlice("handoff", nil, "with --try: where the strategy loses, search on from the positions of its game where the stock holds these numbers of cards (fewest first), e.g. 12,20,28")
 	f.Int64("restarts", 0, "search nodes a deck for restarts with a perturbed move ordering before the exhaustive search (0: off); finds hard wins sooner, see docs/clairvoyant.md")
 	f.Int64("handoff-nodes", 20_000, "with --handoff: search nodes allowed for each handoff search (0: no limit, only --timeout stops it)")
@@ -219,16 +234,13 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	}
 	opts.Start = first
 	var handoffNodes func() int64 // nil without --handoff
-	if spec, _ := f.GetString("try"); spec != "" {
-		s, err := strategyRegistry().BuildSpec(spec)
-		if err != nil {
-			return badInput("--try: %w", err)
+	if specs, _ := f.GetStringArray("try"); len(specs) > 0 {
+		pilot, _ := f.GetInt("pilot")
+		if pilot < 0 || pilot > clairvoyant.MaxPilotLevel {
+			return badInput("--pilot %d: want a level from 0 (the strategy's own game) to %d", pilot, clairvoyant.MaxPilotLevel)
 		}
-		w, err := clairvoyant.NewStrategyWitness(ctx, s, rules)
-		if err != nil {
-			return badInput("--try %s: %w", spec, err)
-		}
-		defer w.Close()
+		assign, _ := f.GetBool("pilot-assign")
+		var hand *clairvoyant.Handoff
 		if hs, _ := f.GetIntSlice("handoff"); len(hs) > 0 {
 			hn, _ := f.GetInt64("handoff-nodes")
 			if hn < 0 {
@@ -239,12 +251,41 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 					return badInput("--handoff %d: want a number of stock cards from 0 to %d", h, solver.DeckSize-1)
 				}
 			}
-			w.SetHandoff(clairvoyant.Handoff{Stock: hs, Budget: clairvoyant.Budget{Nodes: hn}})
-			handoffNodes = w.HandoffNodes
+			hand = &clairvoyant.Handoff{Stock: hs, Budget: clairvoyant.Budget{Nodes: hn}}
 		}
-		opts.Witness = w.Line
-	} else if f.Changed("handoff") {
-		return badInput("--handoff needs --try: the search takes over from the strategy's game")
+		var ws clairvoyant.Witnesses
+		for _, spec := range specs {
+			s, err := strategyRegistry().BuildSpec(spec)
+			if err != nil {
+				return badInput("--try %s: %w", spec, err)
+			}
+			w, err := clairvoyant.NewStrategyWitness(ctx, s, rules)
+			if err != nil {
+				return badInput("--try %s: %w", spec, err)
+			}
+			defer w.Close()
+			w.SetPilot(pilot, assign)
+			if hand != nil {
+				w.SetHandoff(*hand)
+			}
+			ws = append(ws, w)
+		}
+		if hand != nil {
+			handoffNodes = func() int64 {
+				var n int64
+				for _, w := range ws {
+					n += w.HandoffNodes()
+				}
+				return n
+			}
+		}
+		opts.Witness = ws.Line
+	} else {
+		for _, name := range []string{"handoff", "pilot", "pilot-assign"} {
+			if f.Changed(name) {
+				return badInput("--%s needs --try: it plays on from the strategy's game", name)
+			}
+		}
 	}
 	// The shared progress line, drawn only when standard error is a terminal.
 	bar := progress.Start(cmd.ErrOrStderr(), "decks", int64(len(ds)))
