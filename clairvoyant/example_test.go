@@ -42,7 +42,9 @@ func ExampleStrategyWitness_SetPilot() {
 		panic(err)
 	}
 	defer w.Close()
-	w.SetPilot(2, true) // levels 1 and 2, stacked cards assigned
+	if err := w.SetPilot(2, true); err != nil { // levels 1 and 2, stacked cards assigned
+		panic(err)
+	}
 	res, err := clairvoyant.SolveAll(ctx, decks[:100], rules, clairvoyant.Options{Witness: w.Line}, clairvoyant.Budget{Nodes: 1}, 2, nil, nil)
 	if err != nil {
 		panic(err)

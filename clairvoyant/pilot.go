@@ -2,6 +2,7 @@ package clairvoyant
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/calcsol/calcsol/solver"
@@ -15,26 +16,40 @@ const MaxPilotLevel = 3
 // SetPilot makes the witness play each deck by the pilot method over its
 // strategy, the stock order known, at levels 1 to level in turn, instead of
 // only the strategy's own game (level 0, the default). At each decision the
-// pilot of level L tries every candidate move (see pilotCandidates), plays
+// pilot of level L tries the candidate moves (see pilotCandidates), plays
 // each on to the end by the pilot of level L−1 — the strategy itself at
-// level 0 — on the deck's true order, and follows the best game found so far
-// (the most cards on the tables), the strategy's own move first in a tie. A
-// playout that wins ends the game: the moves before it, the move tried and
-// the playout's moves are the witness, which SolveAll replays before it
-// counts. Following the best game found, a pilot never places fewer cards
-// than the strategy's own game (docs/clairvoyant.md, "The pilot").
+// level 0 — on the deck's true order, and follows the best game found so
+// far (the most cards on the tables; a game is replaced only by a strictly
+// better one, the strategy's own move tried first). A playout that wins
+// ends the game: the moves before it, the move tried and the playout's
+// moves are the witness, which SolveAll replays before it counts. For a
+// strategy whose move depends only on the position, a pilot never places
+// fewer cards than the strategy's own game (docs/clairvoyant.md, "The
+// pilot").
 //
 // With assign (for a strategy that reads the assignments of stacked cards,
 // as the priority table does) a card goes onto a stack assigned to each
-// table with a free slot for it; without, unassigned. Call SetPilot before
-// the witness is used.
-func (w *StrategyWitness) SetPilot(level int, assign bool) { w.pilot, w.assign = level, assign }
+// table with a free slot for it; without, unassigned. The level must be
+// from 0 to MaxPilotLevel, and a stochastic strategy (Info().Stochastic)
+// cannot be piloted: its playouts would not be repeatable. Call SetPilot
+// before the witness is used.
+func (w *StrategyWitness) SetPilot(level int, assign bool) error {
+	if level < 0 || level > MaxPilotLevel {
+		return fmt.Errorf("pilot level %d: want 0 to %d", level, MaxPilotLevel)
+	}
+	if level > 0 && w.s.Info().Stochastic {
+		return fmt.Errorf("pilot: %s is stochastic, its playouts would not be repeatable", w.s.Info().Name)
+	}
+	w.pilot, w.assign = level, assign
+	return nil
+}
 
 // Witnesses are several strategies' witnesses tried on each deck, the
-// cheapest games first: every witness's game at pilot level 0 or 1, then
-// at level 2 (the witnesses piloted that deep), and so on; then the handoff
-// searches of each witness from its deepest lost game (SetHandoff). The
-// first won game is the line. Its Line is an Options.Witness.
+// cheapest games first: the own games of the witnesses without a pilot,
+// then every piloted witness's game at level 1, then at level 2 (those
+// piloted that deep), and so on; then the handoff searches of each witness
+// from its deepest lost game (SetHandoff). The first won game is the line.
+// Its Line is an Options.Witness.
 type Witnesses []*StrategyWitness
 
 // Line returns the first winning line of a witness's game on d (see
@@ -105,6 +120,12 @@ func (w *StrategyWitness) game(ctx context.Context, d *solver.Deck, r solver.Rul
 	}
 	p := &pilot{sess: sess, assign: w.assign}
 	res := p.play(ctx, g, level)
+	// The pilot's requests were all game 0: end it, for a strategy that
+	// keeps something per game.
+	sess.End(ctx, []solver.GameID{0})
+	if p.failed {
+		return nil, false
+	}
 	return res.line, res.won
 }
 
@@ -116,6 +137,7 @@ type pilot struct {
 	reqs    [1]solver.Request
 	out     [1]solver.Decision
 	scratch []solver.Move // the moves of the last playout
+	failed  bool          // the strategy failed (an error, a failed decision): the game is abandoned
 	// Games to play on, one pair a level (the position, a move tried) and
 	// one for playouts: kept here, a Game a View points into would
 	// otherwise be allocated anew for every playout.
@@ -144,11 +166,14 @@ func (p *pilot) play(ctx context.Context, g0 *solver.Game, level int) pilotGame 
 	// the strategy's own game included, whose first move is tried first.
 	var best pilotGame
 	seen := false
-	for !g.Over() && ctx.Err() == nil {
+	for !g.Over() && ctx.Err() == nil && !p.failed {
 		own, ok := p.ask(ctx, g)
 		for _, m := range pilotCandidates(g, own, ok, p.assign, buf[:0]) {
 			if seen && len(best.line) > 0 && m == best.line[0] {
-				continue // its game is known: the rest of the best game
+				// Not played out again: the rest of the best game is a
+				// known game after it (at level 1, for a strategy whose
+				// move depends only on the position, the very game).
+				continue
 			}
 			*h = *g
 			if h.Apply(m) != nil {
@@ -160,6 +185,9 @@ func (p *pilot) play(ctx context.Context, g0 *solver.Game, level int) pilotGame 
 				sub.line = p.scratch
 			} else {
 				sub = p.play(ctx, h, level-1)
+			}
+			if p.failed {
+				return pilotGame{}
 			}
 			if sub.won {
 				return pilotGame{won: true, placed: solver.DeckSize, line: append(append(line, m), sub.line...)}
@@ -184,7 +212,7 @@ func (p *pilot) playout(ctx context.Context, g0 *solver.Game) (won bool, placed 
 	g := &p.games[0]
 	*g = *g0
 	p.scratch = p.scratch[:0]
-	for !g.Over() {
+	for !g.Over() && !p.failed {
 		m, ok := p.ask(ctx, g)
 		if !ok || g.Apply(m) != nil {
 			break
@@ -194,15 +222,18 @@ func (p *pilot) playout(ctx context.Context, g0 *solver.Game) (won bool, placed 
 	return g.Won(), g.TotalPlaced()
 }
 
-// ask returns the strategy's move in g, and false when it resigns or fails.
+// ask returns the strategy's move in g, its card filled in, and false when
+// it resigns; a strategy that fails (an error, a failed decision) sets
+// p.failed.
 func (p *pilot) ask(ctx context.Context, g *solver.Game) (solver.Move, bool) {
 	p.reqs[0] = solver.Request{Position: g.View()}
 	p.out[0] = solver.Decision{}
-	if err := p.sess.Decide(ctx, p.reqs[:], p.out[:]); err != nil {
+	if err := p.sess.Decide(ctx, p.reqs[:], p.out[:]); err != nil || p.out[0].Failed {
+		p.failed = true
 		return solver.Move{}, false
 	}
-	if d := p.out[0]; !d.Failed && d.Move.Kind != solver.Resign {
-		return d.Move, true
+	if d := p.out[0]; d.Move.Kind != solver.Resign {
+		return g.Complete(d.Move), true
 	}
 	return solver.Move{}, false
 }

@@ -2,6 +2,7 @@ package clairvoyant_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 
@@ -23,7 +24,9 @@ func pilotWitness(t testing.TB, spec string, rules solver.Rules, level int) *cla
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close() })
-	w.SetPilot(level, true)
+	if err := w.SetPilot(level, true); err != nil {
+		t.Fatal(err)
+	}
 	return w
 }
 
@@ -72,9 +75,29 @@ func TestPilot(t *testing.T) {
 					if level == 0 && (!slices.Equal(line, own.Trace) || won != own.Won) {
 						t.Errorf("deck %d: the level-0 game is not the strategy's game", i)
 					}
+					// Where the strategy wins, every level's first try is its
+					// own move, whose playout wins: the strategy's game.
+					if own.Won && !slices.Equal(line, own.Trace) {
+						t.Errorf("deck %d, level %d: the strategy wins, but the pilot's line is another", i, level)
+					}
 					if won {
 						wins[level]++
 					}
+				}
+			}
+			// The deepest pilot, on the decks the strategy wins (its slots
+			// for every level are used; its line is the strategy's game).
+			deep := pilotWitness(t, tc.spec, tc.rules, clairvoyant.MaxPilotLevel)
+			for i, d := range corpusDecks(t, tc.decks) {
+				own, err := solver.Play(ctx, &d, tc.rules, sess, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !own.Won {
+					continue
+				}
+				if line, won := deep.Game(ctx, &d, tc.rules, clairvoyant.MaxPilotLevel); !won || !slices.Equal(line, own.Trace) {
+					t.Errorf("deck %d, level %d: won %v, the line is not the strategy's winning game", i, clairvoyant.MaxPilotLevel, won)
 				}
 			}
 			t.Logf("wins by level: %v of %d decks", wins, tc.decks)
@@ -115,7 +138,9 @@ func TestPilotCandidates(t *testing.T) {
 		}
 		for k, own := range res.Trace {
 			for _, assign := range []bool{true, false} {
-				checkCandidates(t, g, own, assign, i, k)
+				for _, ok := range []bool{true, false} {
+					checkCandidates(t, g, own, ok, assign, i, k)
+				}
 			}
 			positions++
 			if err := g.Apply(own); err != nil {
@@ -128,11 +153,16 @@ func TestPilotCandidates(t *testing.T) {
 	}
 }
 
-func checkCandidates(t *testing.T, g *solver.Game, own solver.Move, assign bool, deck, step int) {
+// checkCandidates checks the pilot's candidates in g, the strategy's move
+// own known (ok) or not (a resignation).
+func checkCandidates(t *testing.T, g *solver.Game, own solver.Move, ok, assign bool, deck, step int) {
 	t.Helper()
-	cands := clairvoyant.PilotCandidates(g, own, true, assign)
-	if len(cands) == 0 || cands[0] != own {
+	cands := clairvoyant.PilotCandidates(g, own, ok, assign)
+	if ok && (len(cands) == 0 || cands[0] != own) {
 		t.Fatalf("deck %d, move %d: candidates %v do not start with the strategy's move %v", deck, step, cands, own)
+	}
+	if !ok {
+		own = solver.Move{} // not a candidate of its own
 	}
 	slotFree := false
 	legal := g.AppendLegalMoves(nil)
@@ -150,7 +180,7 @@ func checkCandidates(t *testing.T, g *solver.Game, own solver.Move, assign bool,
 		if err := st.Apply(c); err != nil {
 			t.Fatalf("deck %d, move %d: candidate %v is illegal: %v", deck, step, c, err)
 		}
-		if c.Kind != solver.ToStack || c == own {
+		if c.Kind != solver.ToStack || (ok && c == own) {
 			continue
 		}
 		if (c.Table != 0) != (assign && slotFree) {
@@ -217,4 +247,126 @@ func TestWitnessesLevels(t *testing.T) {
 	if ownWins == 0 || lines == ownWins {
 		t.Fatalf("the plain game wins %d decks, the witnesses %d: pick decks where both matter", ownWins, lines)
 	}
+}
+
+// rankless answers as its strategy does with the card of every move left 0,
+// which a Decision may do ("the drawn card", "the stack's top").
+type rankless struct{ solver.Strategy }
+
+func (r rankless) Start(ctx context.Context, rules solver.Rules) (solver.Session, error) {
+	sess, err := r.Strategy.Start(ctx, rules)
+	if err != nil {
+		return nil, err
+	}
+	return ranklessSession{sess}, nil
+}
+
+type ranklessSession struct{ solver.Session }
+
+func (s ranklessSession) Decide(ctx context.Context, reqs []solver.Request, out []solver.Decision) error {
+	err := s.Session.Decide(ctx, reqs, out)
+	for i := range out {
+		out[i].Move.Rank = 0
+	}
+	return err
+}
+
+// TestPilotStrategies: a strategy that leaves the card of its moves 0 gets
+// the same pilot games as one that names it; a failing strategy gives no
+// line; a stochastic strategy and levels out of range are refused; a
+// cancelled context ends the game without a win.
+func TestPilotStrategies(t *testing.T) {
+	rules := solver.Rules{Stacks: 3}
+	ctx := context.Background()
+	spec := "priority:table=tuned-3-exact"
+	base, err := configs.Strategies().BuildSpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := pilotWitness(t, spec, rules, 1)
+	w, err := clairvoyant.NewStrategyWitness(ctx, rankless{base}, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := w.SetPilot(1, true); err != nil {
+		t.Fatal(err)
+	}
+	wins := 0
+	for i, d := range corpusDecks(t, 8) {
+		want, wantWon := named.Game(ctx, &d, rules, 1)
+		got, won := w.Game(ctx, &d, rules, 1)
+		if won != wantWon || !slices.Equal(got, want) {
+			t.Errorf("deck %d: rankless strategy's pilot won %v (%d moves), the strategy's %v (%d moves)", i, won, len(got), wantWon, len(want))
+		}
+		if won {
+			wins++
+		}
+	}
+	if wins == 0 {
+		t.Fatal("no pilot game won: pick other decks")
+	}
+
+	for _, level := range []int{-1, clairvoyant.MaxPilotLevel + 1} {
+		if err := w.SetPilot(level, true); err == nil {
+			t.Errorf("pilot level %d accepted", level)
+		}
+	}
+	random, err := configs.Strategies().BuildSpec("random")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw, err := clairvoyant.NewStrategyWitness(ctx, random, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rw.Close()
+	if err := rw.SetPilot(1, true); err == nil {
+		t.Error("a stochastic strategy was piloted")
+	}
+	if err := rw.SetPilot(0, true); err != nil {
+		t.Errorf("level 0 (its own games) refused for a stochastic strategy: %v", err)
+	}
+
+	d := corpusDecks(t, 1)[0]
+	fw, err := clairvoyant.NewStrategyWitness(ctx, failing{base}, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fw.Close()
+	if err := fw.SetPilot(2, true); err != nil {
+		t.Fatal(err)
+	}
+	if line, won := fw.Game(ctx, &d, rules, 2); won || line != nil {
+		t.Errorf("a failing strategy's pilot gave a line (%d moves, won %v)", len(line), won)
+	}
+
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, won := named.Game(cancelled, &d, rules, 1); won {
+		t.Error("a pilot game won under a cancelled context")
+	}
+}
+
+// failing fails its decisions after the tenth.
+type failing struct{ solver.Strategy }
+
+func (f failing) Start(ctx context.Context, rules solver.Rules) (solver.Session, error) {
+	sess, err := f.Strategy.Start(ctx, rules)
+	if err != nil {
+		return nil, err
+	}
+	return &failingSession{Session: sess}, nil
+}
+
+type failingSession struct {
+	solver.Session
+	n int
+}
+
+func (s *failingSession) Decide(ctx context.Context, reqs []solver.Request, out []solver.Decision) error {
+	if s.n++; s.n > 10 {
+		return errors.New("the strategy broke")
+	}
+	return s.Session.Decide(ctx, reqs, out)
 }

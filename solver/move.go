@@ -125,3 +125,21 @@ func ParseTrace(s string, r Rules) ([]Move, error) {
 	}
 	return moves, nil
 }
+
+// Complete returns m with its card filled in where a strategy left it 0, as
+// a Decision may: the drawn card for a move of it, the stack's top for a
+// move of a stack top (a stack that does not exist is left to Check).
+func (p *Position) Complete(m Move) Move {
+	if m.Rank != 0 {
+		return m
+	}
+	switch m.Kind {
+	case ToTable, ToStack:
+		m.Rank = p.drawn
+	case StackToTable:
+		if m.Stack >= 0 && int(m.Stack) < p.rules.Stacks {
+			m.Rank = p.Top(int(m.Stack)).Rank()
+		}
+	}
+	return m
+}

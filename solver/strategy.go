@@ -486,17 +486,7 @@ func apply(g *Game, d Decision, res *Result) (ended bool) {
 // playMove plays m in g and reports whether it ended the game because it was
 // illegal.
 func playMove(g *Game, m Move, res *Result) (ended bool) {
-	// Fill in the card so that traces are complete.
-	switch m.Kind {
-	case ToTable, ToStack:
-		if m.Rank == 0 {
-			m.Rank = g.drawn
-		}
-	case StackToTable:
-		if m.Rank == 0 && m.Stack >= 0 && int(m.Stack) < g.rules.Stacks {
-			m.Rank = g.Top(int(m.Stack)).Rank()
-		}
-	}
+	m = g.Complete(m) // so that traces are complete
 	if err := g.Apply(m); err != nil {
 		res.Failed = true
 		res.Reason = fmt.Sprintf("illegal move %s: %v", m.Format(g.rules), err)

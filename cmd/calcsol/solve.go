@@ -50,10 +50,11 @@ goes on with the decks it did not reach. --try STRATEGY plays that strategy on e
 before searching it: a game it wins, replayed, is a proof that the deck is
 winnable (a strategy's loss proves nothing, so the search then runs as usual).
 With --handoff S1,S2,… the search also takes over from the strategy's lost
-game, at the positions where the stock holds S1, S2, … cards (fewest first,
---handoff-nodes each): a win found from there, after the game's moves up to
-that position, settles the deck too. --try may be given several times: the
-strategies are tried in turn, each deck's cheapest games first.
+game (with --pilot, its deepest pilot's), at the positions where the stock
+holds S1, S2, … cards (fewest first, --handoff-nodes each): a win found
+from there, after the game's moves up to that position, settles the deck
+too. --try may be given several times: the strategies are tried in turn,
+each deck's cheapest games first.
 
 --pilot L plays each deck by the pilot method over each --try strategy, the
 order known: at every decision each move (the drawn card to each table that
@@ -63,8 +64,10 @@ out to the end by the pilot one level down — at level 0 the strategy
 itself — and the best game found is followed. A playout that wins settles
 the deck. Levels 1 to L are tried in turn, every strategy at one level
 before any at the next: level 1 costs about a millisecond a deck, level 2
-from a few to tens of milliseconds. With several tables it settles almost every 3-stack
-deck before any search (docs/clairvoyant.md, "The pilot").
+a few to tens of milliseconds. With several tables it settles almost every
+3-stack deck before any search (docs/clairvoyant.md, "The pilot"). The
+strategies must be deterministic; --pilot-assign=false stacks unassigned,
+for strategies that do not read assignments.
 
 --restarts N spends up to N nodes a deck, after a few passes of the usual
 search, on runs with a randomly perturbed move ordering, each cut short and
@@ -240,6 +243,9 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 			return badInput("--pilot %d: want a level from 0 (the strategy's own game) to %d", pilot, clairvoyant.MaxPilotLevel)
 		}
 		assign, _ := f.GetBool("pilot-assign")
+		if f.Changed("pilot-assign") && pilot == 0 {
+			return badInput("--pilot-assign needs --pilot 1 or more: it says how the pilot stacks")
+		}
 		var hand *clairvoyant.Handoff
 		if hs, _ := f.GetIntSlice("handoff"); len(hs) > 0 {
 			hn, _ := f.GetInt64("handoff-nodes")
@@ -264,7 +270,9 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 				return badInput("--try %s: %w", spec, err)
 			}
 			defer w.Close()
-			w.SetPilot(pilot, assign)
+			if err := w.SetPilot(pilot, assign); err != nil {
+				return badInput("--try %s --pilot %d: %w", spec, pilot, err)
+			}
 			if hand != nil {
 				w.SetHandoff(*hand)
 			}
@@ -281,9 +289,13 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 		}
 		opts.Witness = ws.Line
 	} else {
-		for _, name := range []string{"handoff", "pilot", "pilot-assign"} {
-			if f.Changed(name) {
-				return badInput("--%s needs --try: it plays on from the strategy's game", name)
+		for _, c := range []struct{ flag, why string }{
+			{"handoff", "the search takes over from the strategy's game"},
+			{"pilot", "the pilot plays the strategy's games"},
+			{"pilot-assign", "the pilot plays the strategy's games"},
+		} {
+			if f.Changed(c.flag) {
+				return badInput("--%s needs --try: %s", c.flag, c.why)
 			}
 		}
 	}
