@@ -47,6 +47,8 @@ func SampleKind() strategies.Kind {
 				Doc: "also compare moving each stack top to each table that needs it (every legal move, not only the drawn card's places)"},
 			{Name: "alt_tables", Kind: solver.ParamText, Value: "",
 				Doc: "more priority tables for the playouts, separated by ';': each order is played out by the base and by the base with each of these tables, and scores the best game"},
+			{Name: "pilot", Kind: solver.ParamInt, Value: "0", Min: 0, Max: solver.DeckSize,
+				Doc: "with this many cards or fewer in the stock, each order is played out by a pilot of the base (every move tried with the base's playout on that order, the best game followed) instead of the base alone (0: off)"},
 		},
 		Wrap: func(base solver.Strategy, params map[string]string) (solver.Strategy, error) {
 			s := &SampleStrategy{Base: base, N: DefaultSamples, Win: 100}
@@ -66,6 +68,13 @@ func SampleKind() strategies.Kind {
 					*dst = f
 				}
 			}
+			if v, ok := params["pilot"]; ok {
+				k, err := strconv.Atoi(v)
+				if err != nil {
+					return nil, fmt.Errorf("pilot: %w", err)
+				}
+				s.Pilot = k
+			}
 			s.Assign = params["assign"] == "true"
 			s.Tops = params["tops"] == "true"
 			if v := params["alt_tables"]; v != "" {
@@ -77,6 +86,9 @@ func SampleKind() strategies.Kind {
 				}
 				if _, ok := base.(TableChanger); !ok {
 					return nil, fmt.Errorf("alt_tables: the base %s does not play a priority table", base.Info().Name)
+				}
+				if s.Pilot > 0 {
+					return nil, errors.New("alt_tables and pilot: choose one way to play the orders out")
 				}
 			}
 			return s, nil
@@ -108,6 +120,11 @@ type SampleStrategy struct {
 	// scores the best of those games. The real game's moves stay the
 	// base's and the sampler's.
 	AltTables []string
+	// Pilot, when positive, plays an order out by a pilot of the base once
+	// the stock holds Pilot cards or fewer: at each decision of the
+	// playout every candidate move is played out by the base on that order
+	// and the best game found is followed (pilotPlayout).
+	Pilot int
 }
 
 // TableChanger is a strategy that plays a priority table and can play
@@ -141,7 +158,8 @@ func (s *SampleStrategy) Info() solver.Info {
 		solver.Param{Name: "margin", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Margin, 'g', -1, 64), Min: 0, Max: 4096, Doc: "another place must score more than this many won orders above the base's move"},
 		solver.Param{Name: "race", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Race, 'g', -1, 64), Min: 0, Max: 1e9, Doc: "drop a place once it trails the leader by this many standard errors (0: off)"},
 		solver.Param{Name: "tops", Kind: solver.ParamBool, Value: strconv.FormatBool(s.Tops), Doc: "also compare moving stack tops to tables"},
-		solver.Param{Name: "alt_tables", Kind: solver.ParamText, Value: strings.Join(s.AltTables, ";"), Doc: "more priority tables for the playouts; each order scores the best game"})
+		solver.Param{Name: "alt_tables", Kind: solver.ParamText, Value: strings.Join(s.AltTables, ";"), Doc: "more priority tables for the playouts; each order scores the best game"},
+		solver.Param{Name: "pilot", Kind: solver.ParamInt, Value: strconv.Itoa(s.Pilot), Min: 0, Max: solver.DeckSize, Doc: "with this many cards or fewer in the stock, orders are played out by a pilot of the base (0: off)"})
 	return solver.Info{Name: bi.Name + "+sample", Stochastic: bi.Stochastic, Params: ps}
 }
 
@@ -458,6 +476,9 @@ func (ss *sampleSession) askOf(ctx context.Context, b solver.Session, g solver.G
 // score: the base's game's, or with AltTables the best of the base's and
 // each alternative table's games (st is left as the base's game ended).
 func (ss *sampleSession) rollout(ctx context.Context, rq solver.Request, st *solver.State, ord []solver.Rank) (float64, error) {
+	if ss.s.Pilot > 0 && st.StockLen() <= ss.s.Pilot {
+		return ss.pilotPlayout(ctx, rq, st, ord)
+	}
 	if len(ss.alts) == 0 {
 		return ss.playout(ctx, ss.base, rq, st, ord)
 	}
@@ -473,6 +494,73 @@ func (ss *sampleSession) rollout(ctx context.Context, rq solver.Request, st *sol
 		best = max(best, v)
 	}
 	return best, err
+}
+
+// pilotPlayout plays st to the end, the stock in order ord, by a pilot of
+// the base (the pilot method, with the order of this sample known: see
+// docs/clairvoyant.md, "The pilot"), and returns its score: at each
+// decision where a card is drawn, every candidate move (as the player's
+// own: candidates) is played out by the base on ord, and the game goes on
+// with the best game found so far — a candidate whose game scores strictly
+// more than that game replaces it, otherwise the base's own move, which is
+// how that game goes on (for a base whose move depends only on the
+// position). A won playout is the score at once. Where no card is drawn
+// (the stock empty), the base plays.
+func (ss *sampleSession) pilotPlayout(ctx context.Context, rq solver.Request, st *solver.State, ord []solver.Rank) (float64, error) {
+	next := len(ord) - st.StockLen()
+	best := math.Inf(-1)
+	var buf [solver.MaxLegalMoves]solver.Move
+	for {
+		if st.Drawn() == 0 && st.StockLen() > 0 {
+			if err := st.Reveal(ord[next]); err != nil {
+				return 0, fmt.Errorf("sample: %w", err)
+			}
+			next++
+		}
+		if st.Over() {
+			break
+		}
+		d, err := ss.askOf(ctx, ss.base, rq.Game, rq.Seed, st.View())
+		if err != nil {
+			return 0, err
+		}
+		var cands []solver.Move
+		if st.Drawn() != 0 {
+			cands = ss.candidates(st, st.Complete(d.Move), buf[:0])
+		}
+		var pick solver.Move
+		improved := false
+		for _, m := range cands {
+			c := *st
+			if c.Apply(m) != nil {
+				continue
+			}
+			v, err := ss.playout(ctx, ss.base, rq, &c, ord)
+			if err != nil {
+				return 0, err
+			}
+			if v >= ss.winScore() {
+				return v, nil
+			}
+			if v > best {
+				best, pick, improved = v, m, true
+			}
+		}
+		m := pick
+		if !improved {
+			if d.Failed || d.Move.Kind == solver.Resign {
+				break
+			}
+			m = d.Move
+		}
+		if st.Apply(m) != nil {
+			break
+		}
+	}
+	if st.Won() {
+		return ss.winScore(), nil
+	}
+	return float64(st.TotalPlaced()), nil
 }
 
 // playout plays st to the end with session b, the stock in order ord, and

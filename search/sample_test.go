@@ -355,3 +355,91 @@ func TestSampleAltTables(t *testing.T) {
 		t.Errorf("an unknown alternative table: Start error %v, want one naming it", err)
 	}
 }
+
+// TestSamplePilot: with pilot=K the sampler's orders are played out by a
+// pilot of the base once the stock holds K cards or fewer. At positions of
+// real games (3 stacks, pre-placed), for every place and order: the
+// pilot's playout scores at least as much as the base's on the same order
+// (it never leaves the base's game for a worse one); the player decides
+// exactly as without pilot while the stock holds more than K cards; and
+// the pilot changes some decisions after that. A pilot with alt_tables is
+// refused.
+func TestSamplePilot(t *testing.T) {
+	base, err := configs.Strategies().BuildSpec("priority:deadlock_check=exact,table=tuned-3-preplaced,reassign_tops=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	rules := solver.Rules{Stacks: 3, Preplaced: true}
+	const n, k = 8, 8
+	open := func(pilot int) *sampleSession {
+		sess, err := (&SampleStrategy{Base: base, N: n, Win: 100, Assign: true, Tops: true, Pilot: pilot}).Start(ctx, rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { sess.Close() })
+		return sess.(*sampleSession)
+	}
+	piloted, plain := open(k), open(0)
+	checked, changed := 0, 0
+	for i, d := range loadCorpus(t)[:4] {
+		g, err := solver.NewGame(&d, rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !g.Over() {
+			rq := solver.Request{Game: solver.GameID(i), Position: g.View()}
+			got, own, ok := decideAndAsk(t, piloted, rq)
+			if !ok {
+				break
+			}
+			want, err := plain.decide(ctx, rq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.StockLen() > k && got.Move != want.Move {
+				t.Fatalf("deck %d, %d cards left (> %d): played %s, without pilot %s", i, g.StockLen(), k, got.Move.Format(rules), want.Move.Format(rules))
+			}
+			if got.Move != want.Move {
+				changed++
+			}
+			if g.StockLen() <= k && g.Drawn() != 0 {
+				state := g.View().State()
+				var buf [solver.MaxLegalMoves]solver.Move
+				piloted.deal(&state)
+				for _, m := range piloted.candidates(&state, own.Move, buf[:0]) {
+					for _, ord := range piloted.orders {
+						a, b := state, state
+						if a.Apply(m) != nil || b.Apply(m) != nil {
+							t.Fatalf("candidate %s refused", m.Format(rules))
+						}
+						pv, err := piloted.pilotPlayout(ctx, rq, &a, ord)
+						if err != nil {
+							t.Fatal(err)
+						}
+						bv, err := piloted.playout(ctx, piloted.base, rq, &b, ord)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if pv < bv {
+							t.Fatalf("deck %d, %d cards left, %s: the pilot's playout scores %v, the base's %v", i, g.StockLen(), m.Format(rules), pv, bv)
+						}
+						checked++
+					}
+				}
+			}
+			if err := g.Apply(got.Move); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if checked == 0 || changed == 0 {
+		t.Fatalf("%d playouts compared, %d decisions changed by the pilot: the test checks nothing", checked, changed)
+	}
+	t.Logf("%d playouts compared, %d decisions changed by the pilot", checked, changed)
+
+	reg := registry()
+	if _, err := reg.BuildSpec("priority:table=tuned-3+sample:pilot=8,alt_tables=tuned-3-exact"); err == nil {
+		t.Error("pilot with alt_tables was accepted")
+	}
+}
