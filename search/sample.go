@@ -507,17 +507,13 @@ func (ss *sampleSession) rollout(ctx context.Context, rq solver.Request, st *sol
 // position). A won playout is the score at once. Where no card is drawn
 // (the stock empty), the base plays.
 func (ss *sampleSession) pilotPlayout(ctx context.Context, rq solver.Request, st *solver.State, ord []solver.Rank) (float64, error) {
-	next := len(ord) - st.StockLen()
 	best := math.Inf(-1)
 	var buf [solver.MaxLegalMoves]solver.Move
 	for {
-		if st.Drawn() == 0 && st.StockLen() > 0 {
-			if err := st.Reveal(ord[next]); err != nil {
-				return 0, fmt.Errorf("sample: %w", err)
+		if over, err := drawNext(st, ord); over || err != nil {
+			if err != nil {
+				return 0, err
 			}
-			next++
-		}
-		if st.Over() {
 			break
 		}
 		d, err := ss.askOf(ctx, ss.base, rq.Game, rq.Seed, st.View())
@@ -563,18 +559,26 @@ func (ss *sampleSession) pilotPlayout(ctx context.Context, rq solver.Request, st
 	return float64(st.TotalPlaced()), nil
 }
 
+// drawNext draws the next card of the order ord (the whole stock's order
+// from the position where the order was dealt) when none is drawn, and
+// reports whether the game is over.
+func drawNext(st *solver.State, ord []solver.Rank) (over bool, err error) {
+	if st.Drawn() == 0 && st.StockLen() > 0 {
+		if err := st.Reveal(ord[len(ord)-st.StockLen()]); err != nil {
+			return false, fmt.Errorf("sample: %w", err)
+		}
+	}
+	return st.Over(), nil
+}
+
 // playout plays st to the end with session b, the stock in order ord, and
 // returns its score.
 func (ss *sampleSession) playout(ctx context.Context, b solver.Session, rq solver.Request, st *solver.State, ord []solver.Rank) (float64, error) {
-	next := len(ord) - st.StockLen()
 	for {
-		if st.Drawn() == 0 && st.StockLen() > 0 {
-			if err := st.Reveal(ord[next]); err != nil {
-				return 0, fmt.Errorf("sample: %w", err)
+		if over, err := drawNext(st, ord); over || err != nil {
+			if err != nil {
+				return 0, err
 			}
-			next++
-		}
-		if st.Over() {
 			break
 		}
 		d, err := ss.askOf(ctx, b, rq.Game, rq.Seed, st.View())
