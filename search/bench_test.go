@@ -113,6 +113,25 @@ func BenchmarkSampleAltTables(b *testing.B) {
 	}
 }
 
+// BenchmarkSamplePilot plays whole games (3 stacks, A 2 3 4 pre-placed)
+// with the raced sampling player of BenchmarkSampleTops (32 orders a
+// decision, tops decided too), its orders played out by the table alone
+// and, with 12 or 20 cards or fewer in the stock, by a pilot of it: what
+// pilot=K costs.
+func BenchmarkSamplePilot(b *testing.B) {
+	reg := registry()
+	for _, k := range []string{"0", "12", "20"} {
+		spec := "priority:table=tuned-3-preplaced,deadlock_check=exact,reassign_tops=true+sample:n=32,assign=true,race=3,tops=true,pilot=" + k + "+rescue+endgame:k=4"
+		s, err := reg.BuildSpec(spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("pilot="+k, func(b *testing.B) {
+			benchGames(b, s, solver.Rules{Stacks: 3, Preplaced: true})
+		})
+	}
+}
+
 // BenchmarkEndgameK measures one exact search from the positions the
 // deadlock-graph player reaches with k cards left (4 stacks, A 2 3 4
 // pre-placed), each with a fresh memo: time and memo entries grow with k.

@@ -196,6 +196,11 @@ type sampleSession struct {
 	// in tests).
 	playouts int
 	alts     []solver.Session // the base with each of AltTables, for the playouts
+	// States reused by every playout (fields, not locals: a local copy of
+	// a state would escape to the heap at every playout): a place's playout
+	// of an order (score, race), an alternative table's (rollout) and the
+	// pilot's playout of a candidate (pilotPlayout).
+	place, alt, trial solver.State
 }
 
 // Decide implements solver.Session.
@@ -282,11 +287,12 @@ func (ss *sampleSession) score(ctx context.Context, rq solver.Request, st *solve
 		if total+top*float64(len(ss.orders)-oi) <= beat {
 			break
 		}
-		c := *st
+		c := &ss.place
+		*c = *st
 		if err := c.Apply(m); err != nil {
 			return 0, fmt.Errorf("sample: candidate %s refused: %w", m.Format(st.Rules()), err)
 		}
-		sc, err := ss.rollout(ctx, rq, &c, ord)
+		sc, err := ss.rollout(ctx, rq, c, ord)
 		if err != nil {
 			return 0, err
 		}
@@ -344,11 +350,12 @@ func (ss *sampleSession) race(ctx context.Context, rq solver.Request, st *solver
 				continue
 			}
 			for o := m; o < end; o++ {
-				x := *st
+				x := &ss.place
+				*x = *st
 				if err := x.Apply(cands[c]); err != nil {
 					return 0, fmt.Errorf("sample: candidate %s refused: %w", cands[c].Format(st.Rules()), err)
 				}
-				v, err := ss.rollout(ctx, rq, &x, ss.orders[o])
+				v, err := ss.rollout(ctx, rq, x, ss.orders[o])
 				if err != nil {
 					return 0, err
 				}
@@ -488,9 +495,10 @@ func (ss *sampleSession) rollout(ctx context.Context, rq solver.Request, st *sol
 		if err != nil || best >= ss.winScore() {
 			break
 		}
-		c := start
+		c := &ss.alt
+		*c = start
 		var v float64
-		v, err = ss.playout(ctx, alt, rq, &c, ord)
+		v, err = ss.playout(ctx, alt, rq, c, ord)
 		best = max(best, v)
 	}
 	return best, err
@@ -506,6 +514,11 @@ func (ss *sampleSession) rollout(ctx context.Context, rq solver.Request, st *sol
 // how that game goes on (for a base whose move depends only on the
 // position). A won playout is the score at once. Where no card is drawn
 // (the stock empty), the base plays.
+//
+// After the first decision the base's own move is not played out again:
+// its game is the best game found so far, whose score is known (the same
+// choices as playing it out, for such a base: it could not score strictly
+// more than itself).
 func (ss *sampleSession) pilotPlayout(ctx context.Context, rq solver.Request, st *solver.State, ord []solver.Rank) (float64, error) {
 	best := math.Inf(-1)
 	var buf [solver.MaxLegalMoves]solver.Move
@@ -521,17 +534,23 @@ func (ss *sampleSession) pilotPlayout(ctx context.Context, rq solver.Request, st
 			return 0, err
 		}
 		var cands []solver.Move
+		own := st.Complete(d.Move)
 		if st.Drawn() != 0 {
-			cands = ss.candidates(st, st.Complete(d.Move), buf[:0])
+			cands = ss.candidates(st, own, buf[:0])
 		}
+		known := !math.IsInf(best, -1) // the own move's game is the best game
 		var pick solver.Move
 		improved := false
 		for _, m := range cands {
-			c := *st
+			if known && m == own {
+				continue
+			}
+			c := &ss.trial
+			*c = *st
 			if c.Apply(m) != nil {
 				continue
 			}
-			v, err := ss.playout(ctx, ss.base, rq, &c, ord)
+			v, err := ss.playout(ctx, ss.base, rq, c, ord)
 			if err != nil {
 				return 0, err
 			}

@@ -424,6 +424,13 @@ func TestSamplePilot(t *testing.T) {
 						if pv < bv {
 							t.Fatalf("deck %d, %d cards left, %s: the pilot's playout scores %v, the base's %v", i, g.StockLen(), m.Format(rules), pv, bv)
 						}
+						c := state
+						if c.Apply(m) != nil {
+							t.Fatal("refused")
+						}
+						if rv := plainPilot(t, piloted, rq, &c, ord); pv != rv {
+							t.Fatalf("deck %d, %d cards left, %s: the pilot's playout scores %v, every move played out %v", i, g.StockLen(), m.Format(rules), pv, rv)
+						}
 						checked++
 					}
 				}
@@ -442,4 +449,55 @@ func TestSamplePilot(t *testing.T) {
 	if _, err := reg.BuildSpec("priority:table=tuned-3+sample:pilot=8,alt_tables=tuned-3-exact"); err == nil {
 		t.Error("pilot with alt_tables was accepted")
 	}
+}
+
+// plainPilot is the pilot's playout written without its saving: at each
+// decision every candidate, the base's own move too, is played out by the
+// base, and the game goes on with the best game found (the own move in a
+// tie with it).
+func plainPilot(t *testing.T, ss *sampleSession, rq solver.Request, st *solver.State, ord []solver.Rank) float64 {
+	t.Helper()
+	ctx := context.Background()
+	best := -1.0
+	for {
+		if st.Drawn() == 0 && st.StockLen() > 0 {
+			if err := st.Reveal(ord[len(ord)-st.StockLen()]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if st.Over() {
+			break
+		}
+		d, err := ss.askOf(ctx, ss.base, rq.Game, rq.Seed, st.View())
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := st.Complete(d.Move)
+		if st.Drawn() != 0 {
+			var buf [solver.MaxLegalMoves]solver.Move
+			for _, m := range ss.candidates(st, next, buf[:0]) {
+				c := *st
+				if c.Apply(m) != nil {
+					continue
+				}
+				v, err := ss.playout(ctx, ss.base, rq, &c, ord)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v >= ss.winScore() {
+					return v
+				}
+				if v > best {
+					best, next = v, m
+				}
+			}
+		}
+		if next.Kind == solver.Resign || st.Apply(next) != nil {
+			break
+		}
+	}
+	if st.Won() {
+		return ss.winScore()
+	}
+	return float64(st.TotalPlaced())
 }
