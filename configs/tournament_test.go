@@ -23,6 +23,14 @@ func TestShippedTournamentConfig(t *testing.T) {
 	if len(files) != 4 {
 		t.Errorf("strength configs %v, want one for each of the four rule variants", files)
 	}
+	contenders, err := filepath.Glob("contender-*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(contenders) == 0 {
+		t.Error("no contender-*.yaml")
+	}
+	files = append(files, contenders...)
 	type config struct {
 		name string
 		data []byte
@@ -38,10 +46,10 @@ func TestShippedTournamentConfig(t *testing.T) {
 	for _, c := range configs {
 		t.Run(c.name, func(t *testing.T) {
 			plan, seed := checkShippedConfig(t, c.name, c.data)
-			if !strings.HasPrefix(c.name, "strength-") {
+			if !strings.HasPrefix(c.name, "strength-") && !strings.HasPrefix(c.name, "contender-") {
 				return
 			}
-			// A strength config plays one player under one variant on the
+			// A strength (or contender) config plays one player under one variant on the
 			// 30,000 decks, and the player's table must be for that
 			// variant's stacks (a cell reported "not applicable" would
 			// measure nothing).
