@@ -52,8 +52,10 @@ func WriteJSONL(w io.Writer, id RunID, results []DeckResult) error {
 }
 
 // ReadJSONL reads the records of one run written by WriteJSONL: every record
-// of the same strategy, corpus and rules, in deck order 0, 1, 2, …. Errors
-// name the line: "results line 3: deck 5, want 2".
+// of the same strategy, corpus and rules, in increasing deck order — 0, 1,
+// 2, … for a whole corpus, or a tournament shard's decks (0, 30, 60, … in
+// its results.jsonl). Errors name the line: "results line 3: deck 5 after
+// deck 7".
 func ReadJSONL(r io.Reader) (RunID, []DeckResult, error) {
 	var id RunID
 	var out []DeckResult
@@ -65,8 +67,8 @@ func ReadJSONL(r io.Reader) (RunID, []DeckResult, error) {
 			return fmt.Errorf("results line %d: a record of %s on %s under %s among records of %s on %s under %s",
 				line, rid.Strategy, rid.Corpus, rid.Rules, id.Strategy, id.Corpus, id.Rules)
 		}
-		if rec.Deck != len(out) {
-			return fmt.Errorf("results line %d: deck %d, want %d (records must be in deck order)", line, rec.Deck, len(out))
+		if n := len(out); n > 0 && rec.Deck <= out[n-1].Deck {
+			return fmt.Errorf("results line %d: deck %d after deck %d (records must be in increasing deck order)", line, rec.Deck, out[n-1].Deck)
 		}
 		out = append(out, DeckResult{Deck: rec.Deck, Won: rec.Won, Placed: rec.Placed, Failed: rec.Failed, Reason: rec.End})
 		return nil

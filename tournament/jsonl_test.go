@@ -51,7 +51,9 @@ func TestReadJSONLErrors(t *testing.T) {
 	tests := []struct {
 		name, in, want string
 	}{
-		{"order", rec(`"deck":0,"won":false,"placed":1`) + rec(`"deck":2,"won":false,"placed":1`), "results line 2: deck 2, want 1"},
+		{"order", rec(`"deck":2,"won":false,"placed":1`) + rec(`"deck":1,"won":false,"placed":1`), "results line 2: deck 1 after deck 2"},
+		{"twice", rec(`"deck":0,"won":false,"placed":1`) + rec(`"deck":0,"won":false,"placed":1`), "results line 2: deck 0 after deck 0"},
+		{"negative", rec(`"deck":-1,"won":false,"placed":1`), "results line 1: deck -1"},
 		{"missing won", rec(`"deck":0,"placed":1`), `results line 1: want "deck", "won" and "placed"`},
 		{"old format", `{"deck":0,"won":false,"placed":1}` + "\n", `results line 1: no "v" (format version)`},
 		{"other version", `{"v":2,"deck":0,"won":false,"placed":1}` + "\n", `results line 1: record format version 2`},
@@ -118,10 +120,12 @@ func FuzzReadJSONL(f *testing.F) {
 
 func TestCompareFiles(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, id RunID, won ...bool) string {
+	// writeShard writes the records of the decks first, first+step, … (a
+	// tournament shard's).
+	writeShard := func(name string, id RunID, first, step int, won ...bool) string {
 		var res []DeckResult
-		for d, w := range won {
-			res = append(res, DeckResult{Deck: d, Won: w, Placed: map[bool]int{true: 52, false: 7}[w]})
+		for i, w := range won {
+			res = append(res, DeckResult{Deck: first + i*step, Won: w, Placed: map[bool]int{true: 52, false: 7}[w]})
 		}
 		var b strings.Builder
 		if err := WriteJSONL(&b, id, res); err != nil {
@@ -133,6 +137,7 @@ func TestCompareFiles(t *testing.T) {
 		}
 		return path
 	}
+	write := func(name string, id RunID, won ...bool) string { return writeShard(name, id, 0, 1, won...) }
 	b := testID
 	b.Strategy = "other"
 	four, corpus := testID, testID
@@ -151,6 +156,8 @@ func TestCompareFiles(t *testing.T) {
 		{"other corpus", pa, write("corpus.jsonl", corpus, true, false, true), Paired{}, "corpus.jsonl: the runs played different corpora"},
 		{"other length", pa, write("short.jsonl", b, true), Paired{}, "compare: 3 results against 1"},
 		{"not records", pa, write("empty.jsonl", b), Paired{}, "empty.jsonl: no records"},
+		{"shards", writeShard("s1.jsonl", testID, 0, 30, true, false, true), writeShard("s1b.jsonl", b, 0, 30, false, false, true), Paired{Games: 3, Both: 1, OnlyA: 1, Neither: 1}, ""},
+		{"other shard", writeShard("s1c.jsonl", testID, 0, 30, true, false, true), writeShard("s2.jsonl", b, 1, 30, true, false, true), Paired{}, "compare: result 0 is deck 0 in one run and deck 1 in the other"},
 	}
 	for _, tt := range tests {
 		runs, c, err := CompareFiles(tt.a, tt.b)

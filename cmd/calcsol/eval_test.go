@@ -195,7 +195,7 @@ func TestEvalBadInput(t *testing.T) {
 		{"workers", []string{"--corpus", smallCorpus, "--workers", "0"}, "--workers 0: want at least 1"},
 		{"stacks", []string{"--corpus", smallCorpus, "--stacks", "9"}, "9 stacks"},
 		{"compare lengths", []string{"compare", "testdata/eval/two.jsonl", "testdata/eval/three.jsonl"}, "compare: 2 results against 3"},
-		{"compare bad record", []string{"compare", "testdata/eval/two.jsonl", "testdata/eval/bad.jsonl"}, "testdata/eval/bad.jsonl: results line 2: deck 0, want 1"},
+		{"compare bad record", []string{"compare", "testdata/eval/two.jsonl", "testdata/eval/bad.jsonl"}, "testdata/eval/bad.jsonl: results line 2: deck 0 after deck 0"},
 		{"compare old format", []string{"compare", "testdata/eval/two.jsonl", "testdata/eval/old-format.jsonl"}, `testdata/eval/old-format.jsonl: results line 1: no "v" (format version): not a tournament record`},
 	}
 	for _, tc := range tests {
