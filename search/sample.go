@@ -52,12 +52,14 @@ func SampleKind() strategies.Kind {
 		},
 		Wrap: func(base solver.Strategy, params map[string]string) (solver.Strategy, error) {
 			s := &SampleStrategy{Base: base, N: DefaultSamples, Win: 100}
-			if v, ok := params["n"]; ok {
-				n, err := strconv.Atoi(v)
-				if err != nil {
-					return nil, fmt.Errorf("n: %w", err)
+			for name, dst := range map[string]*int{"n": &s.N, "pilot": &s.Pilot} {
+				if v, ok := params[name]; ok {
+					k, err := strconv.Atoi(v)
+					if err != nil {
+						return nil, fmt.Errorf("%s: %w", name, err)
+					}
+					*dst = k
 				}
-				s.N = n
 			}
 			for name, dst := range map[string]*float64{"win": &s.Win, "margin": &s.Margin, "race": &s.Race} {
 				if v, ok := params[name]; ok {
@@ -67,13 +69,6 @@ func SampleKind() strategies.Kind {
 					}
 					*dst = f
 				}
-			}
-			if v, ok := params["pilot"]; ok {
-				k, err := strconv.Atoi(v)
-				if err != nil {
-					return nil, fmt.Errorf("pilot: %w", err)
-				}
-				s.Pilot = k
 			}
 			s.Assign = params["assign"] == "true"
 			s.Tops = params["tops"] == "true"
