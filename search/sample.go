@@ -120,6 +120,9 @@ type SampleStrategy struct {
 	// playout every candidate move is played out by the base on that order
 	// and the best game found is followed (pilotPlayout).
 	Pilot int
+
+	// noMemo turns the pilot's playMemo off (tests and benchmarks compare).
+	noMemo bool
 }
 
 // TableChanger is a strategy that plays a priority table and can play
@@ -165,6 +168,9 @@ func (s *SampleStrategy) Start(ctx context.Context, r solver.Rules) (solver.Sess
 		return nil, err
 	}
 	ss := &sampleSession{s: s, base: base}
+	if _, ok := base.(*solver.ChooserSession); ok && s.Pilot > 0 && !s.noMemo {
+		ss.memo = new(playMemo) // exact for a base that keeps no state (playMemo)
+	}
 	for _, name := range s.AltTables {
 		alt, err := withTable(s.Base, name)
 		if err == nil {
@@ -196,6 +202,10 @@ type sampleSession struct {
 	// of an order (score, race), an alternative table's (rollout) and the
 	// pilot's playout of a candidate (pilotPlayout).
 	place, alt, trial solver.State
+	// memo remembers the base's playouts inside the pilot's (nil: off);
+	// path holds the keys of the playout under way.
+	memo *playMemo
+	path []playKey
 }
 
 // Decide implements solver.Session.
@@ -482,10 +492,10 @@ func (ss *sampleSession) rollout(ctx context.Context, rq solver.Request, st *sol
 		return ss.pilotPlayout(ctx, rq, st, ord)
 	}
 	if len(ss.alts) == 0 {
-		return ss.playout(ctx, ss.base, rq, st, ord)
+		return ss.playout(ctx, ss.base, rq, st, ord, nil)
 	}
 	start := *st
-	best, err := ss.playout(ctx, ss.base, rq, st, ord)
+	best, err := ss.playout(ctx, ss.base, rq, st, ord, nil)
 	for _, alt := range ss.alts {
 		if err != nil || best >= ss.winScore() {
 			break
@@ -493,7 +503,7 @@ func (ss *sampleSession) rollout(ctx context.Context, rq solver.Request, st *sol
 		c := &ss.alt
 		*c = start
 		var v float64
-		v, err = ss.playout(ctx, alt, rq, c, ord)
+		v, err = ss.playout(ctx, alt, rq, c, ord, nil)
 		best = max(best, v)
 	}
 	return best, err
@@ -545,7 +555,7 @@ func (ss *sampleSession) pilotPlayout(ctx context.Context, rq solver.Request, st
 			if c.Apply(m) != nil {
 				continue
 			}
-			v, err := ss.playout(ctx, ss.base, rq, c, ord)
+			v, err := ss.playout(ctx, ss.base, rq, c, ord, ss.memo)
 			if err != nil {
 				return 0, err
 			}
@@ -586,14 +596,27 @@ func drawNext(st *solver.State, ord []solver.Rank) (over bool, err error) {
 }
 
 // playout plays st to the end with session b, the stock in order ord, and
-// returns its score.
-func (ss *sampleSession) playout(ctx context.Context, b solver.Session, rq solver.Request, st *solver.State, ord []solver.Rank) (float64, error) {
+// returns its score. With a memo (for the base: see playMemo), a playout
+// that reaches a position the memo holds for the same stock stops there, st
+// left where it stopped, with that game's score; the positions it played
+// through are remembered with its score.
+func (ss *sampleSession) playout(ctx context.Context, b solver.Session, rq solver.Request, st *solver.State, ord []solver.Rank, memo *playMemo) (float64, error) {
+	path := ss.path[:0]
+	score, known := 0.0, false
 	for {
 		if over, err := drawNext(st, ord); over || err != nil {
 			if err != nil {
 				return 0, err
 			}
 			break
+		}
+		if memo != nil {
+			k := keyOf(st, ord)
+			if score, known = memo.get(&k); known {
+				memo.hits++
+				break
+			}
+			path = append(path, k)
 		}
 		d, err := ss.askOf(ctx, b, rq.Game, rq.Seed, st.View())
 		if err != nil {
@@ -603,10 +626,17 @@ func (ss *sampleSession) playout(ctx context.Context, b solver.Session, rq solve
 			break
 		}
 	}
-	if st.Won() {
-		return ss.winScore(), nil
+	if !known {
+		score = float64(st.TotalPlaced())
+		if st.Won() {
+			score = ss.winScore()
+		}
 	}
-	return float64(st.TotalPlaced()), nil
+	for i := range path {
+		memo.put(&path[i], score)
+	}
+	ss.path = path
+	return score, nil
 }
 
 // winScore is the score of a won order. Scores are counted in 52nds (a

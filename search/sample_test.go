@@ -362,8 +362,11 @@ func TestSampleAltTables(t *testing.T) {
 // pilot's playout scores at least as much as the base's on the same order
 // (it never leaves the base's game for a worse one); the player decides
 // exactly as without pilot while the stock holds more than K cards; and
-// the pilot changes some decisions after that. A pilot with alt_tables is
-// refused.
+// the pilot changes some decisions after that. The pilot's memo of the
+// base's playouts changes nothing: the pilot's playouts (memo on) score as
+// the plain pilot's written in the test (plainPilot, no memo), and the
+// player decides every move as with the memo off, while the memo cuts
+// playouts short. A pilot with alt_tables is refused.
 func TestSamplePilot(t *testing.T) {
 	base, err := configs.Strategies().BuildSpec("priority:deadlock_check=exact,table=tuned-3-preplaced,reassign_tops=true")
 	if err != nil {
@@ -372,15 +375,18 @@ func TestSamplePilot(t *testing.T) {
 	ctx := context.Background()
 	rules := solver.Rules{Stacks: 3, Preplaced: true}
 	const n, k = 8, 8
-	open := func(pilot int) *sampleSession {
-		sess, err := (&SampleStrategy{Base: base, N: n, Win: 100, Assign: true, Tops: true, Pilot: pilot}).Start(ctx, rules)
+	open := func(pilot int, noMemo bool) *sampleSession {
+		sess, err := (&SampleStrategy{Base: base, N: n, Win: 100, Assign: true, Tops: true, Pilot: pilot, noMemo: noMemo}).Start(ctx, rules)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { sess.Close() })
 		return sess.(*sampleSession)
 	}
-	piloted, plain := open(k), open(0)
+	piloted, unmemo, plain := open(k, false), open(k, true), open(0, false)
+	if piloted.memo == nil || unmemo.memo != nil || plain.memo != nil {
+		t.Fatal("the memo should be on with a pilot over a Chooser only")
+	}
 	checked, changed := 0, 0
 	for i, d := range loadCorpus(t)[:4] {
 		g, err := solver.NewGame(&d, rules)
@@ -396,6 +402,11 @@ func TestSamplePilot(t *testing.T) {
 			want, err := plain.decide(ctx, rq)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if u, err := unmemo.decide(ctx, rq); err != nil {
+				t.Fatal(err)
+			} else if u.Move != got.Move {
+				t.Fatalf("deck %d, %d cards left: played %s, with the memo off %s", i, g.StockLen(), got.Move.Format(rules), u.Move.Format(rules))
 			}
 			if g.StockLen() > k && got.Move != want.Move {
 				t.Fatalf("deck %d, %d cards left (> %d): played %s, without pilot %s", i, g.StockLen(), k, got.Move.Format(rules), want.Move.Format(rules))
@@ -417,7 +428,7 @@ func TestSamplePilot(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						bv, err := piloted.playout(ctx, piloted.base, rq, &b, ord)
+						bv, err := piloted.playout(ctx, piloted.base, rq, &b, ord, nil)
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -436,10 +447,10 @@ func TestSamplePilot(t *testing.T) {
 			}
 		}
 	}
-	if checked == 0 || changed == 0 {
-		t.Fatalf("%d playouts compared, %d decisions changed by the pilot: the test checks nothing", checked, changed)
+	if checked == 0 || changed == 0 || piloted.memo.hits == 0 {
+		t.Fatalf("%d playouts compared, %d decisions changed by the pilot, %d playouts cut short by the memo: the test checks nothing", checked, changed, piloted.memo.hits)
 	}
-	t.Logf("%d playouts compared, %d decisions changed by the pilot", checked, changed)
+	t.Logf("%d playouts compared, %d decisions changed by the pilot, %d playouts cut short by the memo", checked, changed, piloted.memo.hits)
 
 	reg := registry()
 	if _, err := reg.BuildSpec("priority:table=tuned-3+sample:pilot=8,alt_tables=tuned-3-exact"); err == nil {
@@ -476,7 +487,7 @@ func plainPilot(t *testing.T, ss *sampleSession, rq solver.Request, st *solver.S
 				if c.Apply(m) != nil {
 					continue
 				}
-				v, err := ss.playout(ctx, ss.base, rq, &c, ord)
+				v, err := ss.playout(ctx, ss.base, rq, &c, ord, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

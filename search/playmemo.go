@@ -1,0 +1,97 @@
+package search
+
+import (
+	"encoding/binary"
+
+	"github.com/calcsol/calcsol/solver"
+)
+
+// A playMemo remembers the scores of the base's playouts inside the pilot's
+// playouts, by position and order, so that a playout which reaches a
+// position already played out on the same order stops there with that
+// game's score.
+//
+// Why it pays: the pilot plays every candidate move out at every decision,
+// and those games rejoin one another (a top moved to its table now or a
+// move later, two stackings whose cards leave for the same tables), so most
+// of their positions were seen before. Why it is exact: for a base that keeps
+// no state between calls (a solver.Chooser; the sampler asks the memo only
+// then), the rest of a playout is a function of the position and of the
+// cards still to be drawn, and the key holds both in full (playKey). The
+// scores come from games the base really played, so the sampler decides
+// exactly as without the memo, and how much it remembers (a slot is
+// overwritten by the next key that hashes to it) changes only the time.
+//
+// The table is direct-mapped, memoSlots slots of 80 bytes (1.3 MB a
+// session): small enough to stay in cache, which mattered more than keeping
+// everything (BenchmarkSamplePilot with 2^14 to 2^18 slots).
+type playMemo struct {
+	slots [memoSlots]memoSlot
+	hits  int // playouts cut short, for tests and benchmarks
+}
+
+const memoSlots = 1 << 14
+
+type memoSlot struct {
+	key   playKey
+	score float64
+}
+
+// playKey is a position with the cards still to be drawn, byte by byte:
+// the cards on each table (1 to 4: which cards they are follows), the
+// drawn card, the stock's size, each stack's cards bottom up (a card's byte
+// holds its rank and assignment) ended by a 0 (no card is 0), then the
+// stock's ranks in the order they will be drawn; the rest is 0. Distinct
+// positions or orders give distinct keys: the stacks are as many as the
+// rules say, and the stock's size says how many ranks follow. Stacked and
+// stock cards are 52 at most, so a key needs at most 6 + 8 stack ends +
+// 52 bytes. The zero key is no position's (no cards anywhere): an empty
+// slot never matches.
+type playKey [72]byte
+
+// keyOf returns the key of st with the stock to be drawn in order ord (the
+// whole stock's order from where it was dealt, as drawNext reads it).
+func keyOf(st *solver.State, ord []solver.Rank) (k playKey) {
+	for x := 1; x <= solver.Tables; x++ {
+		k[x-1] = byte(st.Placed(x))
+	}
+	k[4], k[5] = byte(st.Drawn()), byte(st.StockLen())
+	i := 6
+	for s := range st.Stacks() {
+		for j := range st.Height(s) {
+			k[i] = byte(st.StackCard(s, j))
+			i++
+		}
+		i++
+	}
+	for _, r := range ord[len(ord)-st.StockLen():] {
+		k[i] = byte(r)
+		i++
+	}
+	return k
+}
+
+// slot returns k's slot: a multiply-xorshift mix of its nine words.
+func (m *playMemo) slot(k *playKey) *memoSlot {
+	h := uint64(0x9E3779B97F4A7C15)
+	for i := 0; i < len(k); i += 8 {
+		h ^= binary.LittleEndian.Uint64(k[i:])
+		h *= 0xBF58476D1CE4E5B9
+		h ^= h >> 31
+	}
+	return &m.slots[h%memoSlots]
+}
+
+// get returns the score remembered for k.
+func (m *playMemo) get(k *playKey) (float64, bool) {
+	if s := m.slot(k); s.key == *k {
+		return s.score, true
+	}
+	return 0, false
+}
+
+// put remembers score for k, in place of what its slot held.
+func (m *playMemo) put(k *playKey, score float64) {
+	s := m.slot(k)
+	s.key, s.score = *k, score
+}
