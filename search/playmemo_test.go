@@ -112,37 +112,45 @@ func readKey(t *testing.T, k *playKey, st *solver.State, ord []solver.Rank) int 
 }
 
 // TestPlayMemo: a score put is got back for its key only; a key whose
-// slot another key takes is forgotten, the other remembered.
+// slot another key takes is forgotten, the other remembered; a key whose
+// hash is another's (forced here) does not get the other's score.
 func TestPlayMemo(t *testing.T) {
 	m := new(playMemo)
 	key := func(b ...byte) (k playKey) {
 		copy(k[:], b)
 		return k
 	}
-	a := key(1, 2, 3, 4, 5, 40)
+	a := entry(key(1, 2, 3, 4, 5, 40))
 	if _, ok := m.get(&a); ok {
 		t.Fatal("an empty memo knows a key")
 	}
-	m.put(&a, 17)
+	a.score = 17
+	m.put(&a)
 	if v, ok := m.get(&a); !ok || v != 17 {
 		t.Fatalf("got %v, %v; want 17, true", v, ok)
 	}
 	// b: another key in a's slot.
-	b := a
+	var b memoSlot
 	for i := 0; ; i++ {
-		b[6], b[7] = byte(i), byte(i>>8)
-		if b != a && m.slot(&b) == m.slot(&a) {
+		b = entry(key(1, 2, 3, 4, 5, 40, byte(i), byte(i>>8)))
+		if b.key != a.key && m.slot(b.hash) == m.slot(a.hash) {
 			break
 		}
 	}
 	if _, ok := m.get(&b); ok {
 		t.Fatal("a key sharing a slot got the other's score")
 	}
-	m.put(&b, 5200)
+	b.score = 5200
+	m.put(&b)
 	if _, ok := m.get(&a); ok {
 		t.Fatal("a key whose slot was taken is still remembered")
 	}
 	if v, ok := m.get(&b); !ok || v != 5200 {
 		t.Fatalf("got %v, %v; want 5200, true", v, ok)
+	}
+	c := entry(key(9, 9, 9))
+	c.hash = b.hash
+	if _, ok := m.get(&c); ok {
+		t.Fatal("a key with another's hash got its score")
 	}
 }

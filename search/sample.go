@@ -205,7 +205,7 @@ type sampleSession struct {
 	// memo remembers the base's playouts inside the pilot's (nil: off);
 	// path holds the keys of the playout under way.
 	memo *playMemo
-	path []playKey
+	path []memoSlot
 }
 
 // Decide implements solver.Session.
@@ -611,12 +611,12 @@ func (ss *sampleSession) playout(ctx context.Context, b solver.Session, rq solve
 			break
 		}
 		if memo != nil {
-			k := keyOf(st, ord)
-			if score, known = memo.get(&k); known {
+			e := entry(keyOf(st, ord))
+			if score, known = memo.get(&e); known {
 				memo.hits++
 				break
 			}
-			path = append(path, k)
+			path = append(path, e)
 		}
 		d, err := ss.askOf(ctx, b, rq.Game, rq.Seed, st.View())
 		if err != nil {
@@ -633,7 +633,8 @@ func (ss *sampleSession) playout(ctx context.Context, b solver.Session, rq solve
 		}
 	}
 	for i := range path {
-		memo.put(&path[i], score)
+		path[i].score = score
+		memo.put(&path[i])
 	}
 	ss.path = path
 	return score, nil
