@@ -39,8 +39,9 @@ type memoSlot struct {
 }
 
 // playKey is a position with the cards still to be drawn, byte by byte:
-// the cards on each table (1 to 4: which cards they are follows), the
-// drawn card, the stock's size, each stack's cards bottom up (a card's byte
+// how many cards each table holds, 1 to 4 (which cards those are follows
+// from the number: a table's order is fixed), the drawn card, the stock's
+// size, each stack's cards bottom up (a card's byte
 // holds its rank and assignment) ended by a 0 (no card is 0), then the
 // stock's ranks in the order they will be drawn; the rest is 0. Distinct
 // positions or orders give distinct keys: the stacks are as many as the
