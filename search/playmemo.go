@@ -14,8 +14,8 @@ import (
 // Why it pays: the pilot plays every candidate move out at every decision,
 // and those games rejoin one another (a top moved to its table now or a
 // move later, two stackings whose cards leave for the same tables), so most
-// of their positions were seen before. Why it is exact: for a base that keeps
-// no state between calls (a solver.Chooser; the sampler asks the memo only
+// of their positions were seen before. Why it is exact: for a base whose move
+// depends only on the position (positional; the sampler asks the memo only
 // then), the rest of a playout is a function of the position and of the
 // cards still to be drawn, and the key holds both in full (playKey). The
 // scores come from games the base really played, so the sampler decides
@@ -31,6 +31,20 @@ type playMemo struct {
 }
 
 const memoSlots = 1 << 14
+
+// positional reports whether session b's move depends only on the position
+// it is asked about: a solver.Chooser's session (a Chooser keeps no state
+// between calls), and the rescue over such a base (the deadlock-graph
+// player's search starts afresh at every move it makes: DeadlockGraph.choose).
+func positional(b solver.Session) bool {
+	switch s := b.(type) {
+	case *solver.ChooserSession:
+		return true
+	case *rescueSession:
+		return positional(s.base)
+	}
+	return false
+}
 
 type memoSlot struct {
 	hash  uint64 // the key's hash, compared first: a miss reads no further

@@ -168,8 +168,8 @@ func (s *SampleStrategy) Start(ctx context.Context, r solver.Rules) (solver.Sess
 		return nil, err
 	}
 	ss := &sampleSession{s: s, base: base}
-	if _, ok := base.(*solver.ChooserSession); ok && s.Pilot > 0 && !s.noMemo {
-		ss.memo = new(playMemo) // exact for a base that keeps no state (playMemo)
+	if s.Pilot > 0 && !s.noMemo && positional(base) {
+		ss.memo = new(playMemo) // exact for such a base (playMemo)
 	}
 	for _, name := range s.AltTables {
 		alt, err := withTable(s.Base, name)

@@ -358,7 +358,9 @@ func TestSampleAltTables(t *testing.T) {
 
 // TestSamplePilot: with pilot=K the sampler's orders are played out by a
 // pilot of the base once the stock holds K cards or fewer. At positions of
-// real games (3 stacks, pre-placed), for every place and order: the
+// real games (3 stacks pre-placed, the priority table as base; 4 stacks,
+// the table with a rescue, which the memo also serves: positional), for
+// every place and order: the
 // pilot's playout scores at least as much as the base's on the same order
 // (it never leaves the base's game for a worse one); the player decides
 // exactly as without pilot while the stock holds more than K cards; and
@@ -368,13 +370,31 @@ func TestSampleAltTables(t *testing.T) {
 // player decides every move as with the memo off, while the memo cuts
 // playouts short. A pilot with alt_tables is refused.
 func TestSamplePilot(t *testing.T) {
-	base, err := configs.Strategies().BuildSpec("priority:deadlock_check=exact,table=tuned-3-preplaced,reassign_tops=true")
+	for _, c := range []struct {
+		name, base string
+		rules      solver.Rules
+		decks, n   int // the first decks of uniform-1000; orders a decision
+	}{
+		{"3 stacks pre-placed, priority", "priority:deadlock_check=exact,table=tuned-3-preplaced,reassign_tops=true", solver.Rules{Stacks: 3, Preplaced: true}, 4, 8},
+		{"4 stacks, priority with a rescue", "priority:deadlock_check=exact,table=tuned-4,reassign_tops=true+rescue:give_up=true,nodes=1000", solver.Rules{Stacks: 4}, 1, 3},
+	} {
+		t.Run(c.name, func(t *testing.T) { testSamplePilot(t, c.base, c.rules, c.decks, c.n) })
+	}
+	reg := registry()
+	if _, err := reg.BuildSpec("priority:table=tuned-3+sample:pilot=8,alt_tables=tuned-3-exact"); err == nil {
+		t.Error("pilot with alt_tables was accepted")
+	}
+}
+
+// testSamplePilot is TestSamplePilot's check for one base and rules, on
+// the first decks of uniform-1000, n orders a decision.
+func testSamplePilot(t *testing.T, baseSpec string, rules solver.Rules, decks, n int) {
+	base, err := registry().BuildSpec(baseSpec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	rules := solver.Rules{Stacks: 3, Preplaced: true}
-	const n, k = 8, 8
+	const k = 8
 	open := func(pilot int, noMemo bool) *sampleSession {
 		sess, err := (&SampleStrategy{Base: base, N: n, Win: 100, Assign: true, Tops: true, Pilot: pilot, noMemo: noMemo}).Start(ctx, rules)
 		if err != nil {
@@ -385,10 +405,10 @@ func TestSamplePilot(t *testing.T) {
 	}
 	piloted, unmemo, plain := open(k, false), open(k, true), open(0, false)
 	if piloted.memo == nil || unmemo.memo != nil || plain.memo != nil {
-		t.Fatal("the memo should be on with a pilot over a Chooser only")
+		t.Fatal("the memo should be on with a pilot only")
 	}
 	checked, changed := 0, 0
-	for i, d := range loadCorpus(t)[:4] {
+	for i, d := range loadCorpus(t)[:decks] {
 		g, err := solver.NewGame(&d, rules)
 		if err != nil {
 			t.Fatal(err)
@@ -451,11 +471,6 @@ func TestSamplePilot(t *testing.T) {
 		t.Fatalf("%d playouts compared, %d decisions changed by the pilot, %d playouts cut short by the memo: the test checks nothing", checked, changed, piloted.memo.hits)
 	}
 	t.Logf("%d playouts compared, %d decisions changed by the pilot, %d playouts cut short by the memo", checked, changed, piloted.memo.hits)
-
-	reg := registry()
-	if _, err := reg.BuildSpec("priority:table=tuned-3+sample:pilot=8,alt_tables=tuned-3-exact"); err == nil {
-		t.Error("pilot with alt_tables was accepted")
-	}
 }
 
 // plainPilot is the pilot's playout written without its saving: at each
