@@ -2,10 +2,14 @@ package tournament
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 )
 
 // RunID says who played what under which rules: the identity every record of
@@ -57,9 +61,19 @@ func WriteJSONL(w io.Writer, id RunID, results []DeckResult) error {
 // its results.jsonl). Errors name the line: "results line 3: deck 5 after
 // deck 7".
 func ReadJSONL(r io.Reader) (RunID, []DeckResult, error) {
+	id, out, err := readJSONL(r, false)
+	if err == nil && len(out) == 0 {
+		err = errors.New("no records")
+	}
+	return id, out, err
+}
+
+// readJSONL is ReadJSONL, leaving out a torn last line (no newline yet: a
+// shard being played) if tolerateTorn.
+func readJSONL(r io.Reader, tolerateTorn bool) (RunID, []DeckResult, error) {
 	var id RunID
 	var out []DeckResult
-	_, err := ReadRecords(r, false, func(line int, rec Record) error {
+	_, err := ReadRecords(r, tolerateTorn, func(line int, rec Record) error {
 		rid := RunID{rec.Strategy, rec.Corpus, rec.CorpusSHA, rec.Rules}
 		if len(out) == 0 {
 			id = rid
@@ -73,32 +87,135 @@ func ReadJSONL(r io.Reader) (RunID, []DeckResult, error) {
 		out = append(out, DeckResult{Deck: rec.Deck, Won: rec.Won, Placed: rec.Placed, Failed: rec.Failed, Reason: rec.End})
 		return nil
 	})
-	if err == nil && len(out) == 0 {
-		err = errors.New("no records")
-	}
 	return id, out, err
 }
 
-// CompareFiles reads two runs written by WriteJSONL (calcsol eval --out) and
-// compares them deck by deck (Compare), refusing runs on different corpora
-// or rules (RunID.Paired). Errors name the file.
-func CompareFiles(a, b string) ([2][]DeckResult, Paired, error) {
-	var runs [2][]DeckResult
-	var ids [2]RunID
-	for i, path := range []string{a, b} {
+// ReadResults reads the records of one run from paths, each a file written by
+// WriteJSONL or a report directory (its results.jsonl, whose torn last
+// line, if any, is left out: a shard being played): one file, or the
+// shards of a tournament, finished or not. Every file must hold records of
+// the same strategy, corpus and rules; the records are joined in deck
+// order, and a deck recorded twice is refused. A report directory with no
+// records yet is passed over; a file with none is refused. Errors name the
+// file.
+func ReadResults(paths ...string) (RunID, []DeckResult, error) {
+	if len(paths) == 0 {
+		return RunID{}, nil, errors.New("no records: no file given")
+	}
+	var id RunID
+	var all []DeckResult
+	first := ""              // the first file with records, whose RunID is id
+	from := map[int]string{} // the file that recorded each deck
+	for _, path := range paths {
+		dir := false
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			path, dir = filepath.Join(path, ResultsFile), true
+		}
 		f, err := os.Open(path)
 		if err != nil {
-			return runs, Paired{}, err
+			return RunID{}, nil, err
 		}
-		ids[i], runs[i], err = ReadJSONL(f)
+		fid, res, err := readJSONL(f, dir)
 		f.Close()
 		if err != nil {
-			return runs, Paired{}, fmt.Errorf("%s: %w", path, err)
+			return RunID{}, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if len(res) == 0 {
+			if dir {
+				continue // a shard that has recorded nothing yet
+			}
+			return RunID{}, nil, fmt.Errorf("%s: no records", path)
+		}
+		if first == "" {
+			id, first = fid, path
+		} else if fid != id {
+			return RunID{}, nil, fmt.Errorf("%s: records of %s on %s under %s, but %s holds records of %s on %s under %s: not one run",
+				path, fid.Strategy, fid.Corpus, fid.Rules, first, id.Strategy, id.Corpus, id.Rules)
+		}
+		for _, r := range res {
+			if prev, ok := from[r.Deck]; ok {
+				return RunID{}, nil, fmt.Errorf("%s: deck %d is recorded in %s too", path, r.Deck, prev)
+			}
+			from[r.Deck] = path
+		}
+		all = append(all, res...)
+	}
+	if len(all) == 0 {
+		return RunID{}, nil, fmt.Errorf("%s: no records", strings.Join(paths, ","))
+	}
+	slices.SortFunc(all, func(a, b DeckResult) int { return cmp.Compare(a.Deck, b.Deck) })
+	return id, all, nil
+}
+
+// DeckMismatchError says that two runs to be paired recorded different
+// decks: how many each recorded and how many both did.
+type DeckMismatchError struct{ A, B, Both int }
+
+func (e *DeckMismatchError) Error() string {
+	return fmt.Sprintf("the runs cover different decks (%d and %d, %d recorded by both)", e.A, e.B, e.Both)
+}
+
+// Comparison is two runs compared deck by deck (CompareRuns).
+type Comparison struct {
+	IDs [2]RunID
+	// Runs are the records of the decks compared, in deck order: the same
+	// decks in both.
+	Runs [2][]DeckResult
+	// LeftOut counts the decks only one run recorded, left out of the
+	// comparison (only when asked for: CompareRuns' common).
+	LeftOut [2]int
+	Paired
+	// Diff is the rate of A minus the rate of B on the decks compared, with
+	// its 95 % interval (PairedDiff).
+	Diff, DiffLo, DiffHi float64
+}
+
+// CompareRuns reads two runs (ReadResults: each one or more files or report
+// directories) and compares them deck by deck (Compare), refusing runs on
+// different corpora or rules (RunID.Paired). The runs must cover the same
+// decks (a *DeckMismatchError otherwise) unless common, which compares them
+// on the decks both recorded and counts the others as left out (the shards
+// of a sharded run still being played, say); with no deck in common the
+// comparison is refused either way.
+func CompareRuns(a, b []string, common bool) (Comparison, error) {
+	var c Comparison
+	for i, paths := range [][]string{a, b} {
+		var err error
+		if c.IDs[i], c.Runs[i], err = ReadResults(paths...); err != nil {
+			return c, err
 		}
 	}
-	if err := ids[0].Paired(ids[1]); err != nil {
-		return runs, Paired{}, fmt.Errorf("compare %s %s: %w", a, b, err)
+	if err := c.IDs[0].Paired(c.IDs[1]); err != nil {
+		return c, fmt.Errorf("compare %s %s: %w", strings.Join(a, ","), strings.Join(b, ","), err)
 	}
-	c, err := Compare(runs[0], runs[1])
-	return runs, c, err
+	ca, cb := Common(c.Runs[0], c.Runs[1])
+	if len(ca) == 0 || (!common && (len(ca) != len(c.Runs[0]) || len(cb) != len(c.Runs[1]))) {
+		return c, &DeckMismatchError{A: len(c.Runs[0]), B: len(c.Runs[1]), Both: len(ca)}
+	}
+	c.LeftOut = [2]int{len(c.Runs[0]) - len(ca), len(c.Runs[1]) - len(cb)}
+	c.Runs = [2][]DeckResult{ca, cb}
+	var err error
+	if c.Paired, err = Compare(ca, cb); err != nil {
+		return c, err
+	}
+	c.Diff, c.DiffLo, c.DiffHi = PairedDiff(c.Both, c.OnlyA, c.OnlyB, c.Neither)
+	return c, nil
+}
+
+// Common returns the records of the decks both a and b recorded, in deck
+// order; a and b must be in increasing deck order (as ReadResults gives them).
+func Common(a, b []DeckResult) (ca, cb []DeckResult) {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i].Deck < b[j].Deck:
+			i++
+		case a[i].Deck > b[j].Deck:
+			j++
+		default:
+			ca, cb = append(ca, a[i]), append(cb, b[j])
+			i++
+			j++
+		}
+	}
+	return ca, cb
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,7 +119,7 @@ func FuzzReadJSONL(f *testing.F) {
 	})
 }
 
-func TestCompareFiles(t *testing.T) {
+func TestCompareRuns(t *testing.T) {
 	dir := t.TempDir()
 	// writeShard writes the records of the decks first, first+step, … (a
 	// tournament shard's).
@@ -132,6 +133,9 @@ func TestCompareFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -144,34 +148,90 @@ func TestCompareFiles(t *testing.T) {
 	four.Rules, corpus.CorpusSHA = "4-base", "def"
 	pa := write("a.jsonl", testID, true, false, true)
 	pb := write("b.jsonl", b, true, true, false)
+	s1 := writeShard("s1.jsonl", testID, 0, 30, true, false, true)
+	s1b := writeShard("s1b.jsonl", b, 0, 30, false, false, true)
+	s2 := writeShard("s2.jsonl", testID, 1, 30, true, true, false)
+	s2b := writeShard("s2b/"+ResultsFile, b, 1, 30, false, true, true) // a report directory's
+	short := write("short.jsonl", b, true)
+	// A shard being played: a torn last line (left out), and one that has
+	// recorded nothing yet (passed over); the same torn file outside a
+	// report directory is refused.
+	torn := writeShard("torn/"+ResultsFile, b, 0, 30, false, false)
+	data, err := os.ReadFile(torn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, data[:20]...)
+	for _, p := range []string{torn, filepath.Join(dir, "torn.jsonl")} {
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	empty := filepath.Join(dir, "empty-shard")
+	if err := os.MkdirAll(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(empty, ResultsFile), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := func(p ...string) []string { return p }
 	tests := []struct {
-		name, a, b string
-		want       Paired
-		err        string
+		name    string
+		a, b    []string
+		common  bool
+		want    Paired
+		decks   []int  // the decks compared
+		leftOut [2]int // decks only one run recorded
+		err     string
 	}{
-		{"paired", pa, pb, Paired{Games: 3, Both: 1, OnlyA: 1, OnlyB: 1}, ""},
-		{"itself", pa, pa, Paired{Games: 3, Both: 2, Neither: 1}, ""},
-		{"missing", pa, filepath.Join(dir, "none.jsonl"), Paired{}, "none.jsonl: no such file"},
-		{"other rules", pa, write("four.jsonl", four, true, false, true), Paired{}, "four.jsonl: the runs played different rules"},
-		{"other corpus", pa, write("corpus.jsonl", corpus, true, false, true), Paired{}, "corpus.jsonl: the runs played different corpora"},
-		{"other length", pa, write("short.jsonl", b, true), Paired{}, "compare: 3 results against 1"},
-		{"not records", pa, write("empty.jsonl", b), Paired{}, "empty.jsonl: no records"},
-		{"shards", writeShard("s1.jsonl", testID, 0, 30, true, false, true), writeShard("s1b.jsonl", b, 0, 30, false, false, true), Paired{Games: 3, Both: 1, OnlyA: 1, Neither: 1}, ""},
-		{"other shard", writeShard("s1c.jsonl", testID, 0, 30, true, false, true), writeShard("s2.jsonl", b, 1, 30, true, false, true), Paired{}, "compare: result 0 is deck 0 in one run and deck 1 in the other"},
+		{"paired", files(pa), files(pb), false, Paired{Games: 3, Both: 1, OnlyA: 1, OnlyB: 1}, []int{0, 1, 2}, [2]int{}, ""},
+		{"itself", files(pa), files(pa), false, Paired{Games: 3, Both: 2, Neither: 1}, []int{0, 1, 2}, [2]int{}, ""},
+		{"missing", files(pa), files(filepath.Join(dir, "none.jsonl")), false, Paired{}, nil, [2]int{}, "none.jsonl: no such file"},
+		{"no file", files(pa), nil, false, Paired{}, nil, [2]int{}, "no file given"},
+		{"other rules", files(pa), files(write("four.jsonl", four, true, false, true)), false, Paired{}, nil, [2]int{}, "four.jsonl: the runs played different rules"},
+		{"other corpus", files(pa), files(write("corpus.jsonl", corpus, true, false, true)), false, Paired{}, nil, [2]int{}, "corpus.jsonl: the runs played different corpora"},
+		{"other length", files(pa), files(short), false, Paired{}, nil, [2]int{}, "the runs cover different decks (3 and 1, 1 recorded by both)"},
+		{"other length, common", files(pa), files(short), true, Paired{Games: 1, Both: 1}, []int{0}, [2]int{2, 0}, ""},
+		{"not records", files(pa), files(write("empty.jsonl", b)), false, Paired{}, nil, [2]int{}, "empty.jsonl: no records"},
+		{"shards", files(s1), files(s1b), false, Paired{Games: 3, Both: 1, OnlyA: 1, Neither: 1}, []int{0, 30, 60}, [2]int{}, ""},
+		{"other shard", files(s1), files(s2b), false, Paired{}, nil, [2]int{}, "different decks (3 and 3, 0 recorded by both)"},
+		{"other shard, common", files(s1), files(s2b), true, Paired{}, nil, [2]int{}, "different decks (3 and 3, 0 recorded by both)"},
+		{"two shards each, one a directory", files(s2, s1), files(s1b, filepath.Dir(s2b)), false, Paired{Games: 6, Both: 2, OnlyA: 2, OnlyB: 1, Neither: 1}, []int{0, 1, 30, 31, 60, 61}, [2]int{}, ""},
+		{"two shards against one, common", files(s1, s2), files(s1b), true, Paired{Games: 3, Both: 1, OnlyA: 1, Neither: 1}, []int{0, 30, 60}, [2]int{3, 0}, ""},
+		{"a deck twice", files(s1, s1), files(s1b), false, Paired{}, nil, [2]int{}, "deck 0 is recorded in " + s1 + " too"},
+		{"a shard being played, common", files(s1), files(filepath.Dir(torn), empty), true, Paired{Games: 2, OnlyA: 1, Neither: 1}, []int{0, 30}, [2]int{1, 0}, ""},
+		{"a torn file", files(s1), files(filepath.Join(dir, "torn.jsonl")), true, Paired{}, nil, [2]int{}, "torn.jsonl: results line 3: incomplete last line"},
+		{"nothing recorded yet", files(s1), files(empty), true, Paired{}, nil, [2]int{}, "empty-shard: no records"},
+		{"two strategies", files(s1, s2b), files(s1b), false, Paired{}, nil, [2]int{}, "not one run"},
 	}
 	for _, tt := range tests {
-		runs, c, err := CompareFiles(tt.a, tt.b)
-		if tt.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.err)
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := CompareRuns(tt.a, tt.b, tt.common)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want one containing %q", err, tt.err)
+				}
+				return
 			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", tt.name, err)
-		}
-		if c.Games != tt.want.Games || c.Both != tt.want.Both || c.OnlyA != tt.want.OnlyA || c.OnlyB != tt.want.OnlyB || c.Neither != tt.want.Neither || len(runs[0]) != 3 {
-			t.Errorf("%s: %+v, want %+v", tt.name, c, tt.want)
-		}
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.P = 0
+			if c.Paired != tt.want || c.LeftOut != tt.leftOut {
+				t.Errorf("%+v, left out %v; want %+v, %v", c.Paired, c.LeftOut, tt.want, tt.leftOut)
+			}
+			for i := range c.Runs {
+				var decks []int
+				for _, r := range c.Runs[i] {
+					decks = append(decks, r.Deck)
+				}
+				if !slices.Equal(decks, tt.decks) {
+					t.Errorf("run %d compares decks %v, want %v", i, decks, tt.decks)
+				}
+			}
+			if d, _, _ := PairedDiff(c.Both, c.OnlyA, c.OnlyB, c.Neither); c.Diff != d {
+				t.Errorf("diff %v, want %v", c.Diff, d)
+			}
+		})
 	}
 }

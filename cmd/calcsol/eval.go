@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -155,29 +157,92 @@ func runEval(cmd *cobra.Command, _ []string) error {
 }
 
 func newEvalCompareCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "compare A.jsonl B.jsonl",
-		Short: "Compare two eval runs on the same corpus deck by deck (McNemar's test)",
-		Long: `Read two files of per-deck records written by 'calcsol eval --out' (or
---jsonl) on the same corpus under the same rules and compare them deck by
-deck (runs on different corpora or rules are refused, with the reason): the decks both
-won, only A won, only B won, neither won, and the two-sided p-value of
-McNemar's exact test that A and B win equally often. Only the decks on which
-they differ carry information about which is better; a small p (below 0.05,
-say) means the difference in wins is unlikely to be luck of this corpus.
+	cmd := &cobra.Command{
+		Use:   "compare A B [--common] [--format table|json]",
+		Short: "Compare two runs on the same corpus deck by deck (McNemar's test)",
+		Long: `Read the per-deck records of two runs on the same corpus under the same
+rules and compare them deck by deck (runs on different corpora or rules are
+refused, with the reason): the wins of each, the decks both won, only A won,
+only B won, neither won, the difference of the two rates with its paired 95 %
+interval (Newcombe's), and the two-sided p-value of McNemar's exact test that
+A and B win equally often. Only the decks on which they differ carry
+information about which is better; a small p (below 0.05, say) means the
+difference in wins is unlikely to be luck of this corpus.
+
+A and B are each a file written by 'calcsol eval --out' (or --jsonl), a
+tournament report directory whose config enters one strategy (its
+results.jsonl), or several of these separated by commas: the shards of a
+sharded tournament, finished or still running. A quoted glob pattern
+('s3p-*') stands for the files or directories it matches.
+
+The two runs must cover the same decks; --common compares them on the decks
+both recorded instead (one run's shards against another's, some of them not
+played yet) and says how many decks each had that the other did not.
 See docs/eval.md.`,
 		Example: `  calcsol eval --out a.jsonl
   calcsol eval --table my-table.yaml --out b.jsonl
-  calcsol eval compare a.jsonl b.jsonl`,
+  calcsol eval compare a.jsonl b.jsonl
+  calcsol eval compare --format json a.jsonl b.jsonl
+  calcsol tournament base.yaml --shard 1/3 --out base-1     # base.yaml, exact.yaml: one strategy each
+  calcsol tournament exact.yaml --shard 1/3 --out exact-1
+  calcsol eval compare base-1 exact-1
+  calcsol eval compare --common 'base-*' 'exact-*'          # the decks both have recorded so far`,
 		Args: cobra.ExactArgs(2),
 		RunE: runEvalCompare,
 	}
+	cmd.Flags().Bool("common", false, "compare the runs on the decks both recorded, leaving out the others")
+	cmd.Flags().String("format", "table", "output format: table, json")
+	return cmd
 }
 
 func runEvalCompare(cmd *cobra.Command, args []string) error {
-	runs, c, err := tournament.CompareFiles(args[0], args[1])
+	common, _ := cmd.Flags().GetBool("common")
+	format, _ := cmd.Flags().GetString("format")
+	if format != "table" && format != "json" {
+		return badInput("--format %q: want table or json", format)
+	}
+	var sides [2][]string
+	for i, arg := range args {
+		paths, err := recordPaths(arg)
+		if err != nil {
+			return badInput("%w", err)
+		}
+		sides[i] = paths
+	}
+	c, err := tournament.CompareRuns(sides[0], sides[1], common)
+	if mis := (*tournament.DeckMismatchError)(nil); errors.As(err, &mis) && !common && mis.Both > 0 {
+		return badInput("compare %s %s: %w; --common compares them on the %d decks both recorded", args[0], args[1], err, mis.Both)
+	}
 	if err != nil {
 		return badInput("%w", err)
 	}
-	return report.WriteCompare(cmd.OutOrStdout(), [2]string{args[0], args[1]}, runs, c)
+	names := [2]string{args[0], args[1]}
+	if format == "json" {
+		return report.WriteCompareJSON(cmd.OutOrStdout(), names, c)
+	}
+	return report.WriteCompare(cmd.OutOrStdout(), names, c)
+}
+
+// recordPaths splits a compare argument into the files and directories it
+// names: comma-separated, each a path or a glob pattern (which must match).
+func recordPaths(arg string) ([]string, error) {
+	var paths []string
+	for _, p := range strings.Split(arg, ",") {
+		if p == "" {
+			return nil, fmt.Errorf("%q: an empty name in the list", arg)
+		}
+		if !strings.ContainsAny(p, "*?[") {
+			paths = append(paths, p)
+			continue
+		}
+		m, err := filepath.Glob(p)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", p, err)
+		}
+		if len(m) == 0 {
+			return nil, fmt.Errorf("%q: no file or directory matches", p)
+		}
+		paths = append(paths, m...)
+	}
+	return paths, nil
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"github.com/calcsol/calcsol/internal/exitcode"
 	goldenfile "github.com/calcsol/calcsol/internal/golden"
 	"github.com/calcsol/calcsol/tournament"
+	"github.com/calcsol/calcsol/tournament/report"
 )
 
 // goldenDir is absolute, so that tests may change directory.
@@ -135,6 +138,18 @@ func TestEvalCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "compare.golden", out)
+	// The same comparison for scripts, and with A named by a pattern.
+	js, _, err := runEvalCmd(t, "compare", "--format", "json", "a.js*", b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got report.CompareJSON
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatalf("compare --format json: %v\n%s", err, js)
+	}
+	if got.A.Records != "a.js*" || got.A.Wins != 10 || got.B.Wins != 14 || got.Games != 200 || got.OnlyB != 4 || got.OnlyA != 0 || got.A.LeftOut != 0 || got.Diff >= 0 || math.Abs(got.P-0.125) > 1e-9 {
+		t.Errorf("compare --format json: %+v", got)
+	}
 
 	// Runs on other rules or another corpus are refused, with the reason.
 	other := "other.txt"
@@ -169,6 +184,20 @@ func TestEvalCompare(t *testing.T) {
 	}
 }
 
+// With --common two runs that recorded different decks are compared on the
+// decks both recorded, and the output says how many were left out.
+func TestEvalCompareCommon(t *testing.T) {
+	out, _, err := runEvalCmd(t, "compare", "--common", "testdata/eval/two.jsonl", "testdata/eval/three.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"compared on the 2 decks both recorded; left out: 0 recorded by A only, 1 by B only", "both won 1, only A 0, only B 0, neither 1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 // An unwritable --out is refused before any game is played, with exit
 // status 2: the corpus named here does not exist, so an error about it would
 // mean the corpus was read (and the games played) first.
@@ -194,7 +223,11 @@ func TestEvalBadInput(t *testing.T) {
 		{"directory", []string{"--corpus", "testdata"}, "corpus testdata: a directory"},
 		{"workers", []string{"--corpus", smallCorpus, "--workers", "0"}, "--workers 0: want at least 1"},
 		{"stacks", []string{"--corpus", smallCorpus, "--stacks", "9"}, "9 stacks"},
-		{"compare lengths", []string{"compare", "testdata/eval/two.jsonl", "testdata/eval/three.jsonl"}, "compare: 2 results against 3"},
+		{"compare lengths", []string{"compare", "testdata/eval/two.jsonl", "testdata/eval/three.jsonl"}, "the runs cover different decks (2 and 3, 2 recorded by both); --common compares them on the 2 decks both recorded"},
+		{"compare format", []string{"compare", "--format", "csv", "testdata/eval/two.jsonl", "testdata/eval/three.jsonl"}, `--format "csv": want table or json`},
+		{"compare no match", []string{"compare", "testdata/eval/two.jsonl", "testdata/eval/nothing-*.jsonl"}, `"testdata/eval/nothing-*.jsonl": no file or directory matches`},
+		{"compare empty name", []string{"compare", "testdata/eval/two.jsonl,", "testdata/eval/three.jsonl"}, "an empty name in the list"},
+		{"compare a deck twice", []string{"compare", "testdata/eval/two.jsonl,testdata/eval/three.jsonl", "testdata/eval/three.jsonl"}, "deck 0 is recorded in testdata/eval/two.jsonl too"},
 		{"compare bad record", []string{"compare", "testdata/eval/two.jsonl", "testdata/eval/bad.jsonl"}, "testdata/eval/bad.jsonl: results line 2: deck 0 after deck 0"},
 		{"compare old format", []string{"compare", "testdata/eval/two.jsonl", "testdata/eval/old-format.jsonl"}, `testdata/eval/old-format.jsonl: results line 1: no "v" (format version): not a tournament record`},
 	}

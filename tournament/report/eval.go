@@ -1,6 +1,7 @@
 package report
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -133,23 +134,29 @@ func WriteEndings(w io.Writer, rows []tournament.VariantResult) error {
 	return nil
 }
 
-// WriteCompare prints two runs on the same decks side by side (files names
-// them), the decks each alone won and McNemar's exact test of c.
-func WriteCompare(w io.Writer, files [2]string, runs [2][]tournament.DeckResult, c tournament.Paired) error {
+// WriteCompare prints two runs compared deck by deck (names says where each
+// run's records came from): their wins on the decks compared side by side,
+// the decks each alone won, the paired difference of their rates with its
+// 95 % interval, and McNemar's exact test; and the decks left out, if any.
+func WriteCompare(w io.Writer, names [2]string, c tournament.Comparison) error {
 	t := tablewriter.NewTable(w,
 		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: []tw.Align{tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}}),
 		tablewriter.WithHeaderAutoFormat(tw.Off))
-	t.Header("run", "file", "wins", "games", "rate %", "95 % CI")
+	t.Header("run", "records", "wins", "games", "rate %", "95 % CI")
 	for i, name := range []string{"A", "B"} {
-		s := tournament.Summarize(runs[i], 0)
-		if err := t.Append(name, files[i], s.Wins, s.Games, pct(s.Rate), ci(s.Lo, s.Hi)); err != nil {
+		s := tournament.Summarize(c.Runs[i], 0)
+		if err := t.Append(name, names[i], s.Wins, s.Games, pct(s.Rate), ci(s.Lo, s.Hi)); err != nil {
 			return err
 		}
 	}
 	if err := t.Render(); err != nil {
 		return err
 	}
+	if c.LeftOut != [2]int{} {
+		fmt.Fprintf(w, "compared on the %d decks both recorded; left out: %d recorded by A only, %d by B only\n", c.Games, c.LeftOut[0], c.LeftOut[1])
+	}
 	fmt.Fprintf(w, "both won %d, only A %d, only B %d, neither %d\n", c.Both, c.OnlyA, c.OnlyB, c.Neither)
+	fmt.Fprintf(w, "A − B: %+.2f points, 95 %% CI [%+.2f, %+.2f] (paired)\n", 100*c.Diff, 100*c.DiffLo, 100*c.DiffHi)
 	fmt.Fprintf(w, "McNemar exact test, two-sided: p = %.3g", c.P)
 	switch {
 	case c.P >= 0.05:
@@ -160,6 +167,52 @@ func WriteCompare(w io.Writer, files [2]string, runs [2][]tournament.DeckResult,
 		fmt.Fprintln(w, " — B wins significantly more often (5 % level)")
 	}
 	return nil
+}
+
+// CompareRun is one side of CompareJSON: where its records came from, who
+// played, and its wins on the decks compared.
+type CompareRun struct {
+	Records   string  `json:"records"`
+	Strategy  string  `json:"strategy"`
+	Corpus    string  `json:"corpus"`
+	CorpusSHA string  `json:"corpus_sha256"`
+	Rules     string  `json:"rules"`
+	Wins      int     `json:"wins"`
+	Games     int     `json:"games"`
+	Rate      float64 `json:"rate"`
+	CILow     float64 `json:"ci_low"`
+	CIHigh    float64 `json:"ci_high"`
+	LeftOut   int     `json:"left_out"` // decks it recorded that the other did not
+}
+
+// CompareJSON is WriteCompare's content for scripts (WriteCompareJSON).
+type CompareJSON struct {
+	A       CompareRun `json:"a"`
+	B       CompareRun `json:"b"`
+	Games   int        `json:"games"` // decks compared
+	Both    int        `json:"both"`
+	OnlyA   int        `json:"only_a"`
+	OnlyB   int        `json:"only_b"`
+	Neither int        `json:"neither"`
+	Diff    float64    `json:"diff"` // rate(A) − rate(B), with its 95 % interval
+	DiffLo  float64    `json:"diff_low"`
+	DiffHi  float64    `json:"diff_high"`
+	P       float64    `json:"p"` // McNemar's exact test, two-sided
+}
+
+// WriteCompareJSON writes c as one JSON object (CompareJSON).
+func WriteCompareJSON(w io.Writer, names [2]string, c tournament.Comparison) error {
+	var runs [2]CompareRun
+	for i := range runs {
+		s := tournament.Summarize(c.Runs[i], 0)
+		id := c.IDs[i]
+		runs[i] = CompareRun{Records: names[i], Strategy: id.Strategy, Corpus: id.Corpus, CorpusSHA: id.CorpusSHA, Rules: id.Rules,
+			Wins: s.Wins, Games: s.Games, Rate: s.Rate, CILow: s.Lo, CIHigh: s.Hi, LeftOut: c.LeftOut[i]}
+	}
+	e := json.NewEncoder(w)
+	e.SetIndent("", "  ")
+	return e.Encode(CompareJSON{A: runs[0], B: runs[1], Games: c.Games, Both: c.Both, OnlyA: c.OnlyA, OnlyB: c.OnlyB, Neither: c.Neither,
+		Diff: c.Diff, DiffLo: c.DiffLo, DiffHi: c.DiffHi, P: c.P})
 }
 
 func pct(x float64) string     { return fmt.Sprintf("%.2f", 100*x) }

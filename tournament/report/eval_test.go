@@ -22,6 +22,16 @@ func results(n, wins int) []tournament.DeckResult {
 	return res
 }
 
+// comparison is the Comparison of runs a and b (c their Compare) with
+// leftOut decks recorded by one run only.
+func comparison(a, b []tournament.DeckResult, c tournament.Paired, leftOut [2]int) tournament.Comparison {
+	id := tournament.RunID{Strategy: "priority", Corpus: "test-100", CorpusSHA: "abc", Rules: "3-base"}
+	cmp := tournament.Comparison{IDs: [2]tournament.RunID{id, id}, Runs: [2][]tournament.DeckResult{a, b}, LeftOut: leftOut, Paired: c}
+	cmp.IDs[1].Strategy = "priority+sample"
+	cmp.Diff, cmp.DiffLo, cmp.DiffHi = tournament.PairedDiff(c.Both, c.OnlyA, c.OnlyB, c.Neither)
+	return cmp
+}
+
 func TestStrategyLabels(t *testing.T) {
 	tests := []struct {
 		name string
@@ -88,7 +98,13 @@ func TestWriteEval(t *testing.T) {
 			return err
 		}},
 		{"eval-compare", func(w *bytes.Buffer) error {
-			return WriteCompare(w, [2]string{"a.jsonl", "b.jsonl"}, [2][]tournament.DeckResult{a, b}, c)
+			return WriteCompare(w, [2]string{"a.jsonl", "b.jsonl"}, comparison(a, b, c, [2]int{}))
+		}},
+		{"eval-compare-common", func(w *bytes.Buffer) error {
+			return WriteCompare(w, [2]string{"s-1,s-2", "c-*"}, comparison(a, b, c, [2]int{100, 40}))
+		}},
+		{"eval-compare-json", func(w *bytes.Buffer) error {
+			return WriteCompareJSON(w, [2]string{"s-1,s-2", "c-*"}, comparison(a, b, c, [2]int{100, 40}))
 		}},
 	}
 	for _, tc := range tests {
