@@ -168,6 +168,21 @@ type Comparison struct {
 	// Diff is the rate of A minus the rate of B on the decks compared, with
 	// its 95 % interval (PairedDiff).
 	Diff, DiffLo, DiffHi float64
+	// Estimate, when one run recorded only a sample of the other's decks,
+	// estimates its rate on all of them (nil otherwise).
+	Estimate *Extrapolation
+}
+
+// Extrapolation is a run's estimated win rate on all the decks another run
+// recorded, from the sample of them both recorded (DifferenceEstimate): the
+// shards of a long run played so far, against a finished run of another
+// strategy on the same corpus.
+type Extrapolation struct {
+	Run    int // the run estimated: 0 for A, 1 for B
+	Decks  int // the decks the other run recorded, the population
+	Sample int // the decks both recorded
+	// Rate is the estimate, with its 95 % interval.
+	Rate, Lo, Hi float64
 }
 
 // CompareRuns reads two runs (ReadResults: each one or more files or report
@@ -176,7 +191,8 @@ type Comparison struct {
 // decks (a *DeckMismatchError otherwise) unless common, which compares them
 // on the decks both recorded and counts the others as left out (the shards
 // of a sharded run still being played, say); with no deck in common the
-// comparison is refused either way.
+// comparison is refused either way. When one run's decks are a sample of
+// the other's, its rate on all of them is estimated too (Extrapolation).
 func CompareRuns(a, b []string, common bool) (Comparison, error) {
 	var c Comparison
 	for i, paths := range [][]string{a, b} {
@@ -193,13 +209,43 @@ func CompareRuns(a, b []string, common bool) (Comparison, error) {
 		return c, &DeckMismatchError{A: len(c.Runs[0]), B: len(c.Runs[1]), Both: len(ca)}
 	}
 	c.LeftOut = [2]int{len(c.Runs[0]) - len(ca), len(c.Runs[1]) - len(cb)}
+	all := c.Runs
 	c.Runs = [2][]DeckResult{ca, cb}
 	var err error
 	if c.Paired, err = Compare(ca, cb); err != nil {
 		return c, err
 	}
 	c.Diff, c.DiffLo, c.DiffHi = PairedDiff(c.Both, c.OnlyA, c.OnlyB, c.Neither)
+	c.Estimate = extrapolate(c.Paired, c.LeftOut, [2][]DeckResult{all[0], all[1]})
 	return c, nil
+}
+
+// extrapolate estimates the rate of the run whose decks are a sample of the
+// other's (leftOut 0 for it, not for the other) on all the other's decks
+// (all: each run's records), when the sample is large enough
+// (MinEstimateSample); nil otherwise.
+func extrapolate(p Paired, leftOut [2]int, all [2][]DeckResult) *Extrapolation {
+	run := -1
+	switch {
+	case leftOut[1] == 0 && leftOut[0] > 0:
+		run = 1
+	case leftOut[0] == 0 && leftOut[1] > 0:
+		run = 0
+		p.OnlyA, p.OnlyB = p.OnlyB, p.OnlyA // B is now the run estimated
+	}
+	if run < 0 || p.Games < MinEstimateSample {
+		return nil
+	}
+	known := all[1-run]
+	wins := 0
+	for _, r := range known {
+		if r.Won {
+			wins++
+		}
+	}
+	e := &Extrapolation{Run: run, Decks: len(known), Sample: p.Games}
+	e.Rate, e.Lo, e.Hi = DifferenceEstimate(wins, len(known), p)
+	return e
 }
 
 // Common returns the records of the decks both a and b recorded, in deck

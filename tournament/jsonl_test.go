@@ -235,3 +235,68 @@ func TestCompareRuns(t *testing.T) {
 		})
 	}
 }
+
+// CompareRuns estimates a run's rate on all the decks of the other when its
+// decks are a sample of them (every 5th deck here: a shard), whichever side
+// it is on, and only then, with enough decks.
+func TestCompareRunsEstimate(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, id RunID, decks int, step int, won func(d int) bool) string {
+		var res []DeckResult
+		for d := 0; d < decks; d += step {
+			res = append(res, DeckResult{Deck: d, Won: won(d), Placed: map[bool]int{true: 52, false: 9}[won(d)]})
+		}
+		var b strings.Builder
+		if err := WriteJSONL(&b, id, res); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	other := testID
+	other.Strategy = "stronger"
+	weak := func(d int) bool { return d%3 == 0 }               // 334 of 1000
+	strong := func(d int) bool { return d%3 == 0 || d%7 == 1 } // more
+	full := write("full.jsonl", testID, 1000, 1, weak)
+	sample := write("sample.jsonl", other, 1000, 5, strong)          // 200 decks
+	small := write("small.jsonl", other, 1000, 10, strong)           // 100: too few
+	fullStrong := write("full-strong.jsonl", other, 1000, 1, strong) // the truth
+	truth, err := CompareRuns([]string{full}, []string{fullStrong}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if truth.Estimate != nil {
+		t.Errorf("runs on the same decks: estimate %+v", truth.Estimate)
+	}
+	for _, tc := range []struct {
+		name string
+		a, b string
+		run  int
+	}{{"B a sample", full, sample, 1}, {"A a sample", sample, full, 0}} {
+		c, err := CompareRuns([]string{tc.a}, []string{tc.b}, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := c.Estimate
+		if e == nil || e.Run != tc.run || e.Decks != 1000 || e.Sample != 200 {
+			t.Fatalf("%s: estimate %+v", tc.name, e)
+		}
+		p := c.Paired
+		if tc.run == 0 {
+			p.OnlyA, p.OnlyB = p.OnlyB, p.OnlyA
+		}
+		if est, lo, hi := DifferenceEstimate(334, 1000, p); e.Rate != est || e.Lo != lo || e.Hi != hi {
+			t.Errorf("%s: %+v, want %v [%v, %v]", tc.name, e, est, lo, hi)
+		}
+		rate := float64(truth.Both+truth.OnlyB) / 1000 // the stronger run's own rate on all 1000
+		if !(e.Lo <= rate && rate <= e.Hi) {
+			t.Errorf("%s: %.4f [%.4f, %.4f] misses the rate on all the decks, %.4f", tc.name, e.Rate, e.Lo, e.Hi, rate)
+		}
+	}
+	if c, err := CompareRuns([]string{full}, []string{small}, true); err != nil || c.Estimate != nil {
+		t.Errorf("100 decks: estimate %+v, %v; want none (fewer than %d)", c.Estimate, err, MinEstimateSample)
+	}
+}

@@ -3,6 +3,7 @@ package tournament
 import (
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -136,5 +137,81 @@ func TestCompare(t *testing.T) {
 		if _, err := Compare(tc.a, tc.b); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// DifferenceEstimate: a worked case (the 3-stack contender's first three
+// shards against the strength player's 30, computed by hand: m = 193/3000,
+// s² = (335 − 3000·m²)/2999, SE = √((1 − 0.1)·s²/3000)); the whole
+// population as the sample gives B's rate exactly, with no width; and
+// degenerate inputs (an estimate outside [0, 1] is clipped).
+func TestDifferenceEstimate(t *testing.T) {
+	tests := []struct {
+		name         string
+		winsA, decks int
+		p            Paired
+		est, lo, hi  float64
+	}{
+		{"worked", 20230, 30000, Paired{Games: 3000, Both: 1972, OnlyA: 71, OnlyB: 264, Neither: 693}, 0.738667, 0.727533, 0.749800},
+		{"whole population", 60, 100, Paired{Games: 100, Both: 50, OnlyA: 10, OnlyB: 25, Neither: 15}, 0.75, 0.75, 0.75},
+		{"no difference", 500, 1000, Paired{Games: 200, Both: 100, Neither: 100}, 0.5, 0.5, 0.5},
+		{"clipped", 995, 1000, Paired{Games: 200, Both: 190, OnlyB: 10}, 1, 1, 1},
+		{"no sample", 10, 100, Paired{}, 0, 0, 1},
+	}
+	for _, tt := range tests {
+		est, lo, hi := DifferenceEstimate(tt.winsA, tt.decks, tt.p)
+		if math.Abs(est-tt.est) > 1e-6 || math.Abs(lo-tt.lo) > 1e-6 || math.Abs(hi-tt.hi) > 1e-6 {
+			t.Errorf("%s: %.6f [%.6f, %.6f], want %.6f [%.6f, %.6f]", tt.name, est, lo, hi, tt.est, tt.lo, tt.hi)
+		}
+	}
+}
+
+// DifferenceEstimate's interval covers B's true rate about 95 % of the
+// time: 2,000 simple random samples of 400 decks from a population of
+// 10,000 paired outcomes (A wins 67 %, B 74 %, correlated as a strategy
+// and a stronger one are), seeded.
+func TestDifferenceEstimateCoverage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const decks, n, trials = 10000, 400, 2000
+	a, b := make([]bool, decks), make([]bool, decks)
+	winsA, winsB := 0, 0
+	for i := range decks {
+		u := rng.Float64()
+		a[i], b[i] = u < 0.67, u < 0.64 || (u >= 0.67 && u < 0.77)
+		if a[i] {
+			winsA++
+		}
+		if b[i] {
+			winsB++
+		}
+	}
+	truth := float64(winsB) / decks
+	covered := 0
+	idx := make([]int, decks)
+	for i := range idx {
+		idx[i] = i
+	}
+	for range trials {
+		rng.Shuffle(decks, func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+		var p Paired
+		for _, i := range idx[:n] {
+			switch {
+			case a[i] && b[i]:
+				p.Both++
+			case a[i]:
+				p.OnlyA++
+			case b[i]:
+				p.OnlyB++
+			default:
+				p.Neither++
+			}
+		}
+		p.Games = n
+		if _, lo, hi := DifferenceEstimate(winsA, decks, p); lo <= truth && truth <= hi {
+			covered++
+		}
+	}
+	if rate := float64(covered) / trials; rate < 0.93 || rate > 0.97 {
+		t.Errorf("the interval covered B's rate in %.1f %% of %d samples, want about 95 %%", 100*rate, trials)
 	}
 }

@@ -177,7 +177,11 @@ sharded tournament, finished or still running. A quoted glob pattern
 
 The two runs must cover the same decks; --common compares them on the decks
 both recorded instead (one run's shards against another's, some of them not
-played yet) and says how many decks each had that the other did not.
+played yet) and says how many decks each had that the other did not. When
+one run's decks are a sample of the other's (at least 200 of them), it also
+estimates that run's rate on all the other's decks: the other's rate there
+plus the mean paired difference, with a 95 % interval (a difference
+estimate, valid for a random sample of the decks, as shards are).
 See docs/eval.md.`,
 		Example: `  calcsol eval --out a.jsonl
   calcsol eval --table my-table.yaml --out b.jsonl

@@ -166,6 +166,11 @@ func WriteCompare(w io.Writer, names [2]string, c tournament.Comparison) error {
 	default:
 		fmt.Fprintln(w, " — B wins significantly more often (5 % level)")
 	}
+	if e := c.Estimate; e != nil {
+		run, other := "AB"[e.Run:e.Run+1], "AB"[1-e.Run:2-e.Run]
+		fmt.Fprintf(w, "estimate of %s on all %d decks %s recorded: %s %% %s (%s's rate there plus %s − %s on the %d both recorded, taken as a random sample of them)\n",
+			run, e.Decks, other, pct(e.Rate), ci(e.Lo, e.Hi), other, run, other, e.Sample)
+	}
 	return nil
 }
 
@@ -198,6 +203,19 @@ type CompareJSON struct {
 	DiffLo  float64    `json:"diff_low"`
 	DiffHi  float64    `json:"diff_high"`
 	P       float64    `json:"p"` // McNemar's exact test, two-sided
+	// Estimate is one run's estimated rate on all the other's decks, when
+	// its decks are a sample of them (tournament.Extrapolation).
+	Estimate *CompareEstimate `json:"estimate,omitempty"`
+}
+
+// CompareEstimate is CompareJSON's tournament.Extrapolation.
+type CompareEstimate struct {
+	Run    string  `json:"run"` // "a" or "b"
+	Decks  int     `json:"decks"`
+	Sample int     `json:"sample"`
+	Rate   float64 `json:"rate"`
+	CILow  float64 `json:"ci_low"`
+	CIHigh float64 `json:"ci_high"`
 }
 
 // WriteCompareJSON writes c as one JSON object (CompareJSON).
@@ -209,10 +227,14 @@ func WriteCompareJSON(w io.Writer, names [2]string, c tournament.Comparison) err
 		runs[i] = CompareRun{Records: names[i], Strategy: id.Strategy, Corpus: id.Corpus, CorpusSHA: id.CorpusSHA, Rules: id.Rules,
 			Wins: s.Wins, Games: s.Games, Rate: s.Rate, CILow: s.Lo, CIHigh: s.Hi, LeftOut: c.LeftOut[i]}
 	}
-	e := json.NewEncoder(w)
-	e.SetIndent("", "  ")
-	return e.Encode(CompareJSON{A: runs[0], B: runs[1], Games: c.Games, Both: c.Both, OnlyA: c.OnlyA, OnlyB: c.OnlyB, Neither: c.Neither,
-		Diff: c.Diff, DiffLo: c.DiffLo, DiffHi: c.DiffHi, P: c.P})
+	out := CompareJSON{A: runs[0], B: runs[1], Games: c.Games, Both: c.Both, OnlyA: c.OnlyA, OnlyB: c.OnlyB, Neither: c.Neither,
+		Diff: c.Diff, DiffLo: c.DiffLo, DiffHi: c.DiffHi, P: c.P}
+	if e := c.Estimate; e != nil {
+		out.Estimate = &CompareEstimate{Run: "ab"[e.Run : e.Run+1], Decks: e.Decks, Sample: e.Sample, Rate: e.Rate, CILow: e.Lo, CIHigh: e.Hi}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
 
 func pct(x float64) string     { return fmt.Sprintf("%.2f", 100*x) }

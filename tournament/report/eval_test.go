@@ -23,12 +23,18 @@ func results(n, wins int) []tournament.DeckResult {
 }
 
 // comparison is the Comparison of runs a and b (c their Compare) with
-// leftOut decks recorded by one run only.
+// leftOut decks recorded by one run only (and the estimate when B's are a
+// sample of A's).
 func comparison(a, b []tournament.DeckResult, c tournament.Paired, leftOut [2]int) tournament.Comparison {
 	id := tournament.RunID{Strategy: "priority", Corpus: "test-100", CorpusSHA: "abc", Rules: "3-base"}
 	cmp := tournament.Comparison{IDs: [2]tournament.RunID{id, id}, Runs: [2][]tournament.DeckResult{a, b}, LeftOut: leftOut, Paired: c}
 	cmp.IDs[1].Strategy = "priority+sample"
 	cmp.Diff, cmp.DiffLo, cmp.DiffHi = tournament.PairedDiff(c.Both, c.OnlyA, c.OnlyB, c.Neither)
+	if leftOut[0] > 0 && leftOut[1] == 0 { // B's decks a sample of A's, which won 60 % of all
+		e := &tournament.Extrapolation{Run: 1, Decks: leftOut[0] + c.Games, Sample: c.Games}
+		e.Rate, e.Lo, e.Hi = tournament.DifferenceEstimate(e.Decks*6/10, e.Decks, c)
+		cmp.Estimate = e
+	}
 	return cmp
 }
 
@@ -101,10 +107,10 @@ func TestWriteEval(t *testing.T) {
 			return WriteCompare(w, [2]string{"a.jsonl", "b.jsonl"}, comparison(a, b, c, [2]int{}))
 		}},
 		{"eval-compare-common", func(w *bytes.Buffer) error {
-			return WriteCompare(w, [2]string{"s-1,s-2", "c-*"}, comparison(a, b, c, [2]int{100, 40}))
+			return WriteCompare(w, [2]string{"s-1,s-2", "c-*"}, comparison(a, b, c, [2]int{900, 0}))
 		}},
 		{"eval-compare-json", func(w *bytes.Buffer) error {
-			return WriteCompareJSON(w, [2]string{"s-1,s-2", "c-*"}, comparison(a, b, c, [2]int{100, 40}))
+			return WriteCompareJSON(w, [2]string{"s-1,s-2", "c-*"}, comparison(a, b, c, [2]int{900, 0}))
 		}},
 	}
 	for _, tc := range tests {
