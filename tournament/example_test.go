@@ -82,6 +82,17 @@ func ExampleMcNemar() {
 	// only A won 2, only B won 0, p = 0.500
 }
 
+func ExampleDifferenceEstimate() {
+	// A player known on all 30,000 decks (20,230 won), a stronger one played
+	// so far on 3,000 of them: 71 decks only the first won, 264 only the
+	// second. The second's rate on all 30,000, estimated:
+	p := tournament.Paired{Games: 3000, Both: 1972, OnlyA: 71, OnlyB: 264, Neither: 693}
+	est, lo, hi := tournament.DifferenceEstimate(20230, 30000, p)
+	fmt.Printf("%.2f %%, 95 %% CI [%.2f %%, %.2f %%]\n", 100*est, 100*lo, 100*hi)
+	// Output:
+	// 73.87 %, 95 % CI [72.75 %, 74.98 %]
+}
+
 // A tournament: two strategies on the shipped 1,000-deck corpus with 4
 // stacks and A 2 3 4 pre-placed, records streamed to a sink (here: counted),
 // then the report with the paired comparison.
