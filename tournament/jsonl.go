@@ -216,7 +216,7 @@ func CompareRuns(a, b []string, common bool) (Comparison, error) {
 		return c, err
 	}
 	c.Diff, c.DiffLo, c.DiffHi = PairedDiff(c.Both, c.OnlyA, c.OnlyB, c.Neither)
-	c.Estimate = extrapolate(c.Paired, c.LeftOut, [2][]DeckResult{all[0], all[1]})
+	c.Estimate = extrapolate(c.Paired, c.LeftOut, all)
 	return c, nil
 }
 
@@ -237,14 +237,8 @@ func extrapolate(p Paired, leftOut [2]int, all [2][]DeckResult) *Extrapolation {
 		return nil
 	}
 	known := all[1-run]
-	wins := 0
-	for _, r := range known {
-		if r.Won {
-			wins++
-		}
-	}
 	e := &Extrapolation{Run: run, Decks: len(known), Sample: p.Games}
-	e.Rate, e.Lo, e.Hi = DifferenceEstimate(wins, len(known), p)
+	e.Rate, e.Lo, e.Hi = DifferenceEstimate(Summarize(known, 0).Wins, len(known), p)
 	return e
 }
 
