@@ -117,23 +117,30 @@ func BenchmarkSampleAltTables(b *testing.B) {
 // with the raced sampling player of BenchmarkSampleTops (32 orders a
 // decision, tops decided too), its orders played out by the table alone
 // and, with 12 or 20 cards or fewer in the stock, by a pilot of it: what
-// pilot=K costs; memo=off is pilot=20 without the pilot's memo of the
-// base's playouts (playMemo), which plays the same games.
+// pilot=K costs; memo=off is pilot=20 without the pilot's memos of the
+// base's playouts and of its own (playMemo, pilotKeyOf), and
+// pilot-memo=off without the second only: both play the same games.
 func BenchmarkSamplePilot(b *testing.B) {
 	reg := registry()
 	for _, c := range []struct {
 		k    string
 		memo bool
-	}{{"0", true}, {"12", true}, {"20", true}, {"20", false}} {
+		own  bool // the pilot's memo of its own playouts
+	}{{"0", true, true}, {"12", true, true}, {"20", true, true}, {"20", true, false}, {"20", false, false}} {
 		spec := "priority:table=tuned-3-preplaced,deadlock_check=exact,reassign_tops=true+sample:n=32,assign=true,race=3,tops=true,pilot=" + c.k + "+rescue+endgame:k=4"
 		s, err := reg.BuildSpec(spec)
 		if err != nil {
 			b.Fatal(err)
 		}
 		name := "pilot=" + c.k
-		if !c.memo {
-			s.(*EndgameStrategy).Base.(*RescueStrategy).Base.(*SampleStrategy).noMemo = true
+		sample := s.(*EndgameStrategy).Base.(*RescueStrategy).Base.(*SampleStrategy)
+		switch {
+		case !c.memo:
+			sample.noMemo = true
 			name += ",memo=off"
+		case !c.own:
+			sample.noPilotMemo = true
+			name += ",pilot-memo=off"
 		}
 		b.Run(name, func(b *testing.B) {
 			benchGames(b, s, solver.Rules{Stacks: 3, Preplaced: true})

@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/calcsol/calcsol/decks/shuffle"
@@ -41,6 +42,7 @@ func TestPlayKey(t *testing.T) {
 						}
 						k := keyOf(&st, ord)
 						longest = max(longest, readKey(t, &k, &st, ord))
+						checkPilotKeys(t, &k, &st, ord)
 						var buf [solver.MaxLegalMoves]solver.Move
 						moves := st.AppendLegalMoves(buf[:0])
 						if len(moves) == 0 {
@@ -60,9 +62,34 @@ func TestPlayKey(t *testing.T) {
 						}
 					}
 				}
+				if longest >= len(playKey{}) {
+					t.Fatalf("a key of %d bytes: the last byte, the pilot's best score (pilotKeyOf), is taken", longest)
+				}
 				t.Logf("longest key %d bytes", longest)
 			})
 		}
+	}
+}
+
+// checkPilotKeys checks the pilot's keys of st and ord (pilotKeyOf), k
+// being the position's: the position's key but for the last byte, and
+// distinct for every best score a pilot can have found.
+func checkPilotKeys(t *testing.T, k *playKey, st *solver.State, ord []solver.Rank) {
+	t.Helper()
+	seen := map[playKey]float64{}
+	for best := -1; best <= solver.DeckSize; best++ {
+		b := float64(best)
+		if best < 0 {
+			b = math.Inf(-1)
+		}
+		pk := pilotKeyOf(st, ord, b)
+		if [len(pk) - 1]byte(pk[:len(pk)-1]) != [len(k) - 1]byte(k[:len(k)-1]) {
+			t.Fatalf("best %v: the pilot's key %v is not the position's %v", b, pk, *k)
+		}
+		if other, ok := seen[pk]; ok {
+			t.Fatalf("best %v and %v: the same key", other, b)
+		}
+		seen[pk] = b
 	}
 }
 

@@ -121,8 +121,9 @@ type SampleStrategy struct {
 	// and the best game found is followed (pilotPlayout).
 	Pilot int
 
-	// noMemo turns the pilot's playMemo off (tests and benchmarks compare).
-	noMemo bool
+	// noMemo turns the pilot's memos off, and noPilotMemo only its memo of
+	// its own playouts (tests and benchmarks compare).
+	noMemo, noPilotMemo bool
 }
 
 // TableChanger is a strategy that plays a priority table and can play
@@ -170,6 +171,9 @@ func (s *SampleStrategy) Start(ctx context.Context, r solver.Rules) (solver.Sess
 	ss := &sampleSession{s: s, base: base}
 	if s.Pilot > 0 && !s.noMemo && positional(base) {
 		ss.memo = new(playMemo) // exact for such a base (playMemo)
+		if !s.noPilotMemo {
+			ss.pilotMemo = new(playMemo)
+		}
 	}
 	for _, name := range s.AltTables {
 		alt, err := withTable(s.Base, name)
@@ -206,6 +210,11 @@ type sampleSession struct {
 	// path holds the keys of the playout under way.
 	memo *playMemo
 	path []memoSlot
+	// pilotMemo remembers the pilot's playouts the same way, by position,
+	// order and the best game's score (pilotKeyOf; nil: off); pilotPath
+	// holds the keys of the pilot's playout under way.
+	pilotMemo *playMemo
+	pilotPath []memoSlot
 }
 
 // Decide implements solver.Session.
@@ -520,19 +529,36 @@ func (ss *sampleSession) rollout(ctx context.Context, rq solver.Request, st *sol
 // position). A won playout is the score at once. Where no card is drawn
 // (the stock empty), the base plays.
 //
+// With the memos (for a base whose move depends only on the position), a
+// playout of the base that reaches a position played out before on the
+// same order stops there with that game's score (playMemo), and so does
+// the pilot's own playout, by position, order and the best game's score
+// (pilotKeyOf): the pilots of a decision's candidates on one order, and of
+// one candidate from step to step, rejoin one another's games.
+//
 // After the first decision the base's own move is not played out again:
 // its game is the best game found so far, whose score is known (the same
 // choices as playing it out, for such a base: it could not score strictly
 // more than itself).
 func (ss *sampleSession) pilotPlayout(ctx context.Context, rq solver.Request, st *solver.State, ord []solver.Rank) (float64, error) {
 	best := math.Inf(-1)
+	path := ss.pilotPath[:0]
+	score, known := 0.0, false
 	var buf [solver.MaxLegalMoves]solver.Move
-	for {
+	for !known {
 		if over, err := drawNext(st, ord); over || err != nil {
 			if err != nil {
 				return 0, err
 			}
 			break
+		}
+		if ss.pilotMemo != nil {
+			e := entry(pilotKeyOf(st, ord, best))
+			if score, known = ss.pilotMemo.get(&e); known {
+				ss.pilotMemo.hits++
+				break
+			}
+			path = append(path, e)
 		}
 		d, err := ss.askOf(ctx, ss.base, rq.Game, rq.Seed, st.View())
 		if err != nil {
@@ -543,11 +569,11 @@ func (ss *sampleSession) pilotPlayout(ctx context.Context, rq solver.Request, st
 		if st.Drawn() != 0 {
 			cands = ss.candidates(st, own, buf[:0])
 		}
-		known := !math.IsInf(best, -1) // the own move's game is the best game
+		played := !math.IsInf(best, -1) // the own move's game is the best game
 		var pick solver.Move
 		improved := false
 		for _, m := range cands {
-			if known && m == own {
+			if played && m == own {
 				continue
 			}
 			c := &ss.trial
@@ -560,11 +586,15 @@ func (ss *sampleSession) pilotPlayout(ctx context.Context, rq solver.Request, st
 				return 0, err
 			}
 			if v >= ss.winScore() {
-				return v, nil
+				score, known = v, true
+				break
 			}
 			if v > best {
 				best, pick, improved = v, m, true
 			}
+		}
+		if known {
+			break
 		}
 		m := pick
 		if !improved {
@@ -577,10 +607,23 @@ func (ss *sampleSession) pilotPlayout(ctx context.Context, rq solver.Request, st
 			break
 		}
 	}
-	if st.Won() {
-		return ss.winScore(), nil
+	ss.pilotPath = path
+	return ss.settle(st, score, known, ss.pilotMemo, path), nil
+}
+
+// pilotKeyOf returns the key of the pilot's playout at st, the stock to be
+// drawn in order ord, with best the score of the best game it has found so
+// far: the position's key (keyOf) with best in its last byte, which no
+// position uses (a lost game's score is its cards on the tables, 0 to 52;
+// -Inf, no game yet, is 255). The rest of a pilot's playout is a function
+// of the three, for a base whose move depends only on the position.
+func pilotKeyOf(st *solver.State, ord []solver.Rank, best float64) playKey {
+	k := keyOf(st, ord)
+	k[len(k)-1] = 255
+	if !math.IsInf(best, -1) {
+		k[len(k)-1] = byte(best)
 	}
-	return float64(st.TotalPlaced()), nil
+	return k
 }
 
 // drawNext draws the next card of the order ord (the whole stock's order
@@ -626,6 +669,14 @@ func (ss *sampleSession) playout(ctx context.Context, b solver.Session, rq solve
 			break
 		}
 	}
+	ss.path = path
+	return ss.settle(st, score, known, memo, path), nil
+}
+
+// settle returns a playout's score, score when known and otherwise that of
+// st's game as it ended, after keeping it in memo under every key of path
+// (the positions the playout passed through).
+func (ss *sampleSession) settle(st *solver.State, score float64, known bool, memo *playMemo, path []memoSlot) float64 {
 	if !known {
 		score = float64(st.TotalPlaced())
 		if st.Won() {
@@ -636,8 +687,7 @@ func (ss *sampleSession) playout(ctx context.Context, b solver.Session, rq solve
 		path[i].score = score
 		memo.put(&path[i])
 	}
-	ss.path = path
-	return score, nil
+	return score
 }
 
 // winScore is the score of a won order. Scores are counted in 52nds (a

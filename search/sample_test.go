@@ -404,8 +404,8 @@ func testSamplePilot(t *testing.T, baseSpec string, rules solver.Rules, decks, n
 		return sess.(*sampleSession)
 	}
 	piloted, unmemo, plain := open(k, false), open(k, true), open(0, false)
-	if piloted.memo == nil || unmemo.memo != nil || plain.memo != nil {
-		t.Fatal("the memo should be on with a pilot only")
+	if piloted.memo == nil || piloted.pilotMemo == nil || unmemo.memo != nil || unmemo.pilotMemo != nil || plain.memo != nil || plain.pilotMemo != nil {
+		t.Fatal("the memos should be on with a pilot only")
 	}
 	checked, changed := 0, 0
 	for i, d := range loadCorpus(t)[:decks] {
@@ -467,10 +467,10 @@ func testSamplePilot(t *testing.T, baseSpec string, rules solver.Rules, decks, n
 			}
 		}
 	}
-	if checked == 0 || changed == 0 || piloted.memo.hits == 0 {
-		t.Fatalf("%d playouts compared, %d decisions changed by the pilot, %d playouts cut short by the memo: the test checks nothing", checked, changed, piloted.memo.hits)
+	if checked == 0 || changed == 0 || piloted.memo.hits == 0 || piloted.pilotMemo.hits == 0 {
+		t.Fatalf("%d playouts compared, %d decisions changed by the pilot, %d base playouts and %d pilot playouts cut short by the memos: the test checks nothing", checked, changed, piloted.memo.hits, piloted.pilotMemo.hits)
 	}
-	t.Logf("%d playouts compared, %d decisions changed by the pilot, %d playouts cut short by the memo", checked, changed, piloted.memo.hits)
+	t.Logf("%d playouts compared, %d decisions changed by the pilot, %d base playouts and %d pilot playouts cut short by the memos", checked, changed, piloted.memo.hits, piloted.pilotMemo.hits)
 }
 
 // plainPilot is the pilot's playout written without its saving: at each
