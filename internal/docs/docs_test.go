@@ -63,10 +63,11 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-// markdownFiles returns README.md and docs/*.md, relative to root.
+// markdownFiles returns README.md, measurements/README.md and docs/*.md,
+// relative to root.
 func markdownFiles(t *testing.T, root string) []string {
 	t.Helper()
-	files := []string{"README.md"}
+	files := []string{"README.md", "measurements/README.md"}
 	docs, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	if err != nil {
 		t.Fatal(err)
