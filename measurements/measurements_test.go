@@ -18,7 +18,7 @@ import (
 type row struct {
 	shards       []int // the finished shards (others may be under way)
 	games, wins  int
-	rate, lo, hi string // as printed: "74.00", "[71.20", "76.62]" without the brackets
+	rate, lo, hi string // as printed, without "%" and brackets: "74.00", "71.20", "76.62"
 }
 
 // readTable reads README.md's table of measurements: a row per directory,
