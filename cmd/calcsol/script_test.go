@@ -31,7 +31,10 @@ func TestScripts(t *testing.T) {
 		UpdateScripts:       goldenfile.Updating(),
 		RequireExplicitExec: true,
 		// [race]: the test binary runs under the race detector, which
-		// makes the default tournament (a minute of CPU) take ten.
+		// makes the default tournament (a minute of CPU) take ten. The
+		// steps too slow there are marked [!race] (or a script begins
+		// "[race] skip"): go test ./cmd/calcsol, without it, runs them,
+		// and .ci/run runs that after go test -race ./...
 		Condition: func(cond string) (bool, error) {
 			if cond == "race" {
 				return raceDetector, nil
