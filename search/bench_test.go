@@ -234,6 +234,23 @@ func (a *mapAcyclic) acyclic(st *solver.State) bool {
 	return a.dfs(h, p)
 }
 
+// shortByCount is acyclicSearch.short counted rank by rank and table by
+// table, as the first version did.
+func (a *mapAcyclic) shortByCount(p [solver.Tables]int) bool {
+	for r := solver.Rank(1); r <= solver.NumRanks; r++ {
+		free := 0
+		for x := 1; x <= solver.Tables; x++ {
+			if solver.TablePos(x, r) >= p[x-1] {
+				free++
+			}
+		}
+		if free < a.count[r] {
+			return true
+		}
+	}
+	return false
+}
+
 func (a *mapAcyclic) dfs(h [solver.MaxStacks]int, p [solver.Tables]int) bool {
 	key, empty := a.key(h, p)
 	if empty {
@@ -242,7 +259,7 @@ func (a *mapAcyclic) dfs(h [solver.MaxStacks]int, p [solver.Tables]int) bool {
 	if _, ok := a.failed[key]; ok {
 		return false
 	}
-	if a.short(p) {
+	if a.shortByCount(p) {
 		a.failed[key] = struct{}{}
 		return false
 	}

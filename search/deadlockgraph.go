@@ -44,6 +44,9 @@ type acyclicSearch struct {
 	stacks [solver.MaxStacks][]solver.Rank
 	buf    [solver.DeckSize]solver.Rank
 	count  [solver.NumRanks + 1]int // stacked cards of each rank not yet taken apart
+	// need[c] has bit r set when count[r] ≥ c (a rank has at most four
+	// cards): short's test, a word at a time.
+	need   [5]uint16
 	failed keySet
 	// limit, when positive, is how many search states a check may visit;
 	// one that would visit more stops and answers false with cut set (its
@@ -77,6 +80,7 @@ func (a *acyclicSearch) again(st *solver.State) bool {
 // stacks' heights and the tables' pointers.
 func (a *acyclicSearch) load(st *solver.State) (h [solver.MaxStacks]int, p [solver.Tables]int) {
 	a.count = [solver.NumRanks + 1]int{}
+	a.need = [5]uint16{}
 	a.n = st.Stacks()
 	used := 0
 	for s := range a.n {
@@ -85,7 +89,7 @@ func (a *acyclicSearch) load(st *solver.State) (h [solver.MaxStacks]int, p [solv
 		for i := range hs {
 			r := st.StackCard(s, i).Rank()
 			a.stacks[s][i] = r
-			a.count[r]++
+			a.give(r)
 		}
 		used += hs
 		h[s] = hs
@@ -112,24 +116,44 @@ func (a *acyclicSearch) key(h [solver.MaxStacks]int, p [solver.Tables]int) (key 
 	return key, empty
 }
 
-// short reports whether some rank has more cards left on the stacks than
-// open slots ahead of pointers p: every card left needs a slot of its own.
-func (a *acyclicSearch) short(p [solver.Tables]int) bool {
-	for r := solver.Rank(1); r <= solver.NumRanks; r++ {
-		if a.count[r] == 0 {
-			continue
-		}
-		free := 0
-		for x := 1; x <= solver.Tables; x++ {
-			if solver.TablePos(x, r) >= p[x-1] {
-				free++
+// give counts one more stacked card of rank r.
+func (a *acyclicSearch) give(r solver.Rank) {
+	a.count[r]++
+	a.need[a.count[r]] |= 1 << r
+}
+
+// take counts one fewer stacked card of rank r (a top taken apart).
+func (a *acyclicSearch) take(r solver.Rank) {
+	a.need[a.count[r]] &^= 1 << r
+	a.count[r]--
+}
+
+// openRanks[x][q] has bit r set when rank r's slot on table x+1 lies at or
+// after position q (q up to 13, a full table: none).
+var openRanks = func() (o [solver.Tables][solver.NumRanks + 1]uint16) {
+	for x := range solver.Tables {
+		for q := range solver.NumRanks + 1 {
+			for r := solver.Rank(1); r <= solver.NumRanks; r++ {
+				if solver.TablePos(x+1, r) >= q {
+					o[x][q] |= 1 << r
+				}
 			}
 		}
-		if free < a.count[r] {
-			return true
-		}
 	}
-	return false
+	return o
+}()
+
+// short reports whether some rank has more cards left on the stacks than
+// open slots ahead of pointers p: every card left needs a slot of its own.
+// Bit r of atc (c = 1 … 4) says that rank r has c or more open slots:
+// atc must cover need[c].
+func (a *acyclicSearch) short(p [solver.Tables]int) bool {
+	m1, m2, m3, m4 := openRanks[0][p[0]], openRanks[1][p[1]], openRanks[2][p[2]], openRanks[3][p[3]]
+	at1 := m1 | m2 | m3 | m4
+	at2 := m1&(m2|m3|m4) | m2&(m3|m4) | m3&m4
+	at3 := m1&m2&(m3|m4) | (m1|m2)&m3&m4
+	at4 := m1 & m2 & m3 & m4
+	return a.need[1]&^at1|a.need[2]&^at2|a.need[3]&^at3|a.need[4]&^at4 != 0
 }
 
 // dfs reports whether the stacks cut to heights h can be taken apart with
@@ -180,9 +204,9 @@ func (a *acyclicSearch) dfs(h [solver.MaxStacks]int, p [solver.Tables]int) bool 
 		h2, p2 := h, p
 		h2[st.s]--
 		p2[st.x-1] = st.skip + p[st.x-1] + 1
-		a.count[r]--
+		a.take(r)
 		ok := a.dfs(h2, p2)
-		a.count[r]++
+		a.give(r)
 		if ok {
 			return true
 		}

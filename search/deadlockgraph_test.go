@@ -338,3 +338,44 @@ func TestAcyclicAgainAgrees(t *testing.T) {
 	}
 	t.Logf("children acyclic / not / cut by a budget of %d states: %v", budget.limit, counts)
 }
+
+// TestShortAgrees checks the cycle check's word-at-a-time shortage test
+// against the same test counted rank by rank (mapAcyclic.shortByCount), on
+// random pointers and stacked-card counts and on the extremes.
+func TestShortAgrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	var a acyclicSearch
+	var ref mapAcyclic
+	short := 0
+	for i := range 20000 {
+		a.count, a.need = [solver.NumRanks + 1]int{}, [5]uint16{}
+		var p [solver.Tables]int
+		for x := range p {
+			p[x] = rng.IntN(solver.NumRanks + 1)
+			if i < 2 {
+				p[x] = i * solver.NumRanks // all slots open; none
+			}
+		}
+		for r := solver.Rank(1); r <= solver.NumRanks; r++ {
+			for range rng.IntN(5) {
+				a.give(r)
+			}
+			// take and give again: the masks must come back
+			if a.count[r] > 0 && rng.IntN(2) == 0 {
+				a.take(r)
+				a.give(r)
+			}
+		}
+		ref.count = a.count
+		want := ref.shortByCount(p)
+		if got := a.short(p); got != want {
+			t.Fatalf("pointers %v, counts %v: short %v, counted %v", p, a.count[1:], got, want)
+		}
+		if want {
+			short++
+		}
+	}
+	if short == 0 || short == 20000 {
+		t.Fatalf("%d of 20000 cases short: the test compares one answer only", short)
+	}
+}
