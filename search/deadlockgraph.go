@@ -73,7 +73,8 @@ func (a *acyclicSearch) acyclic(st *solver.State) bool {
 func (a *acyclicSearch) again(st *solver.State) bool {
 	a.visited, a.cut = 0, false
 	h, p := a.load(st)
-	return a.dfs(h, p)
+	key, _ := a.key(h, p)
+	return a.dfs(h, p, key)
 }
 
 // load reads st's stacks into a and returns the search's first state: the
@@ -157,11 +158,11 @@ func (a *acyclicSearch) short(p [solver.Tables]int) bool {
 }
 
 // dfs reports whether the stacks cut to heights h can be taken apart with
-// table pointers p.
-func (a *acyclicSearch) dfs(h [solver.MaxStacks]int, p [solver.Tables]int) bool {
-	key, empty := a.key(h, p)
-	if empty {
-		return true
+// table pointers p; key is their key (a.key), which a step updates in place
+// of packing it again.
+func (a *acyclicSearch) dfs(h [solver.MaxStacks]int, p [solver.Tables]int, key uint64) bool {
+	if key>>(4*solver.Tables) == 0 {
+		return true // no card left on the stacks
 	}
 	if a.visited++; a.limit > 0 && a.visited > a.limit {
 		a.cut = true
@@ -204,8 +205,9 @@ func (a *acyclicSearch) dfs(h [solver.MaxStacks]int, p [solver.Tables]int) bool 
 		h2, p2 := h, p
 		h2[st.s]--
 		p2[st.x-1] = st.skip + p[st.x-1] + 1
+		key2 := key - 1<<(4*solver.Tables+6*(a.n-1-st.s)) + uint64(st.skip+1)<<(4*(solver.Tables-st.x))
 		a.take(r)
-		ok := a.dfs(h2, p2)
+		ok := a.dfs(h2, p2, key2)
 		a.give(r)
 		if ok {
 			return true
