@@ -118,15 +118,18 @@ func BenchmarkSampleAltTables(b *testing.B) {
 // decision, tops decided too), its orders played out by the table alone
 // and, with 12 or 20 cards or fewer in the stock, by a pilot of it: what
 // pilot=K costs; memo=off is pilot=20 without the pilot's memos of the
-// base's playouts and of its own (playMemo, pilotKeyOf), and
-// pilot-memo=off without the second only: both play the same games.
+// base's playouts and of its own (playMemo, pilotKeyOf), pilot-memo=off
+// without the second only, and own-check=off without settling a decision
+// by the base's playouts of its own move (ownWinsAll): all play the same
+// games.
 func BenchmarkSamplePilot(b *testing.B) {
 	reg := registry()
 	for _, c := range []struct {
-		k    string
-		memo bool
-		own  bool // the pilot's memo of its own playouts
-	}{{"0", true, true}, {"12", true, true}, {"20", true, true}, {"20", true, false}, {"20", false, false}} {
+		k        string
+		memo     bool
+		own      bool // the pilot's memo of its own playouts
+		ownCheck bool
+	}{{"0", true, true, true}, {"12", true, true, true}, {"20", true, true, true}, {"20", true, true, false}, {"20", true, false, true}, {"20", false, false, true}} {
 		spec := "priority:table=tuned-3-preplaced,deadlock_check=exact,reassign_tops=true+sample:n=32,assign=true,race=3,tops=true,pilot=" + c.k + "+rescue+endgame:k=4"
 		s, err := reg.BuildSpec(spec)
 		if err != nil {
@@ -141,10 +144,33 @@ func BenchmarkSamplePilot(b *testing.B) {
 		case !c.own:
 			sample.noPilotMemo = true
 			name += ",pilot-memo=off"
+		case !c.ownCheck:
+			sample.noOwnCheck = true
+			name += ",own-check=off"
 		}
 		b.Run(name, func(b *testing.B) {
 			benchGames(b, s, solver.Rules{Stacks: 3, Preplaced: true})
 		})
+	}
+}
+
+// BenchmarkSamplePilot4 plays whole games (4 stacks, tables start empty)
+// with the player of configs/contender-4.yaml at 64 orders a decision
+// instead of 256, with and without settling a decision by the base's
+// playouts of its own move (own-check=off): the same games.
+func BenchmarkSamplePilot4(b *testing.B) {
+	reg := registry()
+	for _, off := range []bool{false, true} {
+		s, err := reg.BuildSpec("priority:table=tuned-4,deadlock_check=exact,reassign_tops=true+rescue:give_up=true,nodes=1000+sample:n=64,assign=true,race=3,tops=true,pilot=20+rescue+endgame:k=4")
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.(*EndgameStrategy).Base.(*RescueStrategy).Base.(*SampleStrategy).noOwnCheck = off
+		name := "pilot=20"
+		if off {
+			name += ",own-check=off"
+		}
+		b.Run(name, func(b *testing.B) { benchGames(b, s, solver.Rules{Stacks: 4}) })
 	}
 }
 

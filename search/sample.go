@@ -122,8 +122,10 @@ type SampleStrategy struct {
 	Pilot int
 
 	// noMemo turns the pilot's memos off, and noPilotMemo only its memo of
-	// its own playouts (tests and benchmarks compare).
-	noMemo, noPilotMemo bool
+	// its own playouts; noOwnCheck turns off settling a decision by the
+	// base's playouts of its own move (ownWinsAll). Tests and benchmarks
+	// compare: all play the same games.
+	noMemo, noPilotMemo, noOwnCheck bool
 }
 
 // TableChanger is a strategy that plays a priority table and can play
@@ -169,6 +171,7 @@ func (s *SampleStrategy) Start(ctx context.Context, r solver.Rules) (solver.Sess
 		return nil, err
 	}
 	ss := &sampleSession{s: s, base: base}
+	ss.checkOwn = s.Pilot > 0 && s.Tops && !s.noOwnCheck && positional(base)
 	if s.Pilot > 0 && !s.noMemo && positional(base) {
 		ss.memo = new(playMemo) // exact for such a base (playMemo)
 		if !s.noPilotMemo {
@@ -215,6 +218,11 @@ type sampleSession struct {
 	// holds the keys of the pilot's playout under way.
 	pilotMemo *playMemo
 	pilotPath []memoSlot
+	// checkOwn settles a decision where the pilot would play the orders out
+	// by the base's playouts of its own move, when they win every order
+	// (ownWinsAll); ownSettled counts those decisions (tests).
+	checkOwn   bool
+	ownSettled int
 }
 
 // Decide implements solver.Session.
@@ -260,6 +268,16 @@ func (ss *sampleSession) decide(ctx context.Context, rq solver.Request) (solver.
 	for i, m := range cands {
 		if sameMove(m, d.Move, v.Drawn()) {
 			bestI = i
+		}
+	}
+	if bestI >= 0 && ss.checkOwn {
+		won, err := ss.ownWinsAll(ctx, rq, &st, cands[bestI])
+		if err != nil {
+			return d, err
+		}
+		if won {
+			ss.ownSettled++
+			return solver.Decision{Move: cands[bestI]}, nil
 		}
 	}
 	if ss.s.Race > 0 {
@@ -314,6 +332,35 @@ func (ss *sampleSession) score(ctx context.Context, rq solver.Request, st *solve
 		total += sc
 	}
 	return total, nil
+}
+
+// ownWinsAll reports whether the base, playing on from st after own (the
+// base's move), wins every order of the session, each order being one the
+// pilot would play out (the stock at Pilot cards or fewer after own). Then
+// the player plays own without playing the places out by the pilot: a
+// pilot's playout scores at least the base's on the same order (its first
+// decision tries the base's move among the candidates, Tops listing the
+// moves of stack tops too, and a won game ends it), so own scores the most
+// a place can on every order, which no place exceeds, and a tie goes to
+// the base's move, counted or raced alike. Only for a base whose move
+// depends only on the position (checkOwn), which makes the base's game
+// from a position one game.
+func (ss *sampleSession) ownWinsAll(ctx context.Context, rq solver.Request, st *solver.State, own solver.Move) (bool, error) {
+	for _, ord := range ss.orders {
+		c := &ss.place
+		*c = *st
+		if err := c.Apply(own); err != nil {
+			return false, fmt.Errorf("sample: candidate %s refused: %w", own.Format(st.Rules()), err)
+		}
+		if c.StockLen() > ss.s.Pilot {
+			return false, nil
+		}
+		v, err := ss.playout(ctx, ss.base, rq, c, ord, ss.memo)
+		if err != nil || v < ss.winScore() {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // race chooses among cands (own is the base's move's index, or -1) as a

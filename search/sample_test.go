@@ -396,7 +396,7 @@ func testSamplePilot(t *testing.T, baseSpec string, rules solver.Rules, decks, n
 	ctx := context.Background()
 	const k = 8
 	open := func(pilot int, noMemo bool) *sampleSession {
-		sess, err := (&SampleStrategy{Base: base, N: n, Win: 100, Assign: true, Tops: true, Pilot: pilot, noMemo: noMemo}).Start(ctx, rules)
+		sess, err := (&SampleStrategy{Base: base, N: n, Win: 100, Assign: true, Tops: true, Pilot: pilot, noMemo: noMemo, noOwnCheck: noMemo}).Start(ctx, rules)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -406,6 +406,9 @@ func testSamplePilot(t *testing.T, baseSpec string, rules solver.Rules, decks, n
 	piloted, unmemo, plain := open(k, false), open(k, true), open(0, false)
 	if piloted.memo == nil || piloted.pilotMemo == nil || unmemo.memo != nil || unmemo.pilotMemo != nil || plain.memo != nil || plain.pilotMemo != nil {
 		t.Fatal("the memos should be on with a pilot only")
+	}
+	if !piloted.checkOwn || unmemo.checkOwn || plain.checkOwn {
+		t.Fatal("the check of the own move should be on with a pilot only")
 	}
 	checked, changed := 0, 0
 	for i, d := range loadCorpus(t)[:decks] {
@@ -426,7 +429,7 @@ func testSamplePilot(t *testing.T, baseSpec string, rules solver.Rules, decks, n
 			if u, err := unmemo.decide(ctx, rq); err != nil {
 				t.Fatal(err)
 			} else if u.Move != got.Move {
-				t.Fatalf("deck %d, %d cards left: played %s, with the memo off %s", i, g.StockLen(), got.Move.Format(rules), u.Move.Format(rules))
+				t.Fatalf("deck %d, %d cards left: played %s, with the memos and the check of the own move off %s", i, g.StockLen(), got.Move.Format(rules), u.Move.Format(rules))
 			}
 			if g.StockLen() > k && got.Move != want.Move {
 				t.Fatalf("deck %d, %d cards left (> %d): played %s, without pilot %s", i, g.StockLen(), k, got.Move.Format(rules), want.Move.Format(rules))
@@ -467,10 +470,10 @@ func testSamplePilot(t *testing.T, baseSpec string, rules solver.Rules, decks, n
 			}
 		}
 	}
-	if checked == 0 || changed == 0 || piloted.memo.hits == 0 || piloted.pilotMemo.hits == 0 {
-		t.Fatalf("%d playouts compared, %d decisions changed by the pilot, %d base playouts and %d pilot playouts cut short by the memos: the test checks nothing", checked, changed, piloted.memo.hits, piloted.pilotMemo.hits)
+	if checked == 0 || changed == 0 || piloted.memo.hits == 0 || piloted.pilotMemo.hits == 0 || piloted.ownSettled == 0 {
+		t.Fatalf("%d playouts compared, %d decisions changed by the pilot, %d base playouts and %d pilot playouts cut short by the memos, %d decisions settled by the own move's playouts: the test checks nothing", checked, changed, piloted.memo.hits, piloted.pilotMemo.hits, piloted.ownSettled)
 	}
-	t.Logf("%d playouts compared, %d decisions changed by the pilot, %d base playouts and %d pilot playouts cut short by the memos", checked, changed, piloted.memo.hits, piloted.pilotMemo.hits)
+	t.Logf("%d playouts compared, %d decisions changed by the pilot, %d base playouts and %d pilot playouts cut short by the memos, %d decisions settled by the own move's playouts", checked, changed, piloted.memo.hits, piloted.pilotMemo.hits, piloted.ownSettled)
 }
 
 // plainPilot is the pilot's playout written without its saving: at each
