@@ -171,7 +171,9 @@ func (s *SampleStrategy) Start(ctx context.Context, r solver.Rules) (solver.Sess
 		return nil, err
 	}
 	ss := &sampleSession{s: s, base: base}
-	ss.checkOwn = s.Pilot > 0 && s.Tops && !s.noOwnCheck && positional(base)
+	// With Win ≥ 1 a won order scores more than any lost one (at most 51
+	// cards), the most an order can: ownWinsAll's premise.
+	ss.checkOwn = s.Pilot > 0 && s.Tops && s.Win >= 1 && !s.noOwnCheck && positional(base)
 	if s.Pilot > 0 && !s.noMemo && positional(base) {
 		ss.memo = new(playMemo) // exact for such a base (playMemo)
 		if !s.noPilotMemo {

@@ -384,6 +384,26 @@ func TestSamplePilot(t *testing.T) {
 	if _, err := reg.BuildSpec("priority:table=tuned-3+sample:pilot=8,alt_tables=tuned-3-exact"); err == nil {
 		t.Error("pilot with alt_tables was accepted")
 	}
+	// The check of the own move needs tops and a won order worth more than
+	// any lost one.
+	base, err := reg.BuildSpec("priority:table=tuned-3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		win  float64
+		tops bool
+		want bool
+	}{{100, true, true}, {1, true, true}, {0.5, true, false}, {100, false, false}} {
+		sess, err := (&SampleStrategy{Base: base, N: 2, Win: c.win, Tops: c.tops, Pilot: 8}).Start(context.Background(), solver.Rules{Stacks: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sess.(*sampleSession).checkOwn; got != c.want {
+			t.Errorf("win=%v, tops=%v: the check of the own move on %v, want %v", c.win, c.tops, got, c.want)
+		}
+		sess.Close()
+	}
 }
 
 // testSamplePilot is TestSamplePilot's check for one base and rules, on
