@@ -348,14 +348,14 @@ func (ss *sampleSession) score(ctx context.Context, rq solver.Request, st *solve
 // depends only on the position (checkOwn), which makes the base's game
 // from a position one game.
 func (ss *sampleSession) ownWinsAll(ctx context.Context, rq solver.Request, st *solver.State, own solver.Move) (bool, error) {
+	if st.StockLen() > ss.s.Pilot { // a move draws no card: the same after own
+		return false, nil
+	}
 	for _, ord := range ss.orders {
 		c := &ss.place
 		*c = *st
 		if err := c.Apply(own); err != nil {
 			return false, fmt.Errorf("sample: candidate %s refused: %w", own.Format(st.Rules()), err)
-		}
-		if c.StockLen() > ss.s.Pilot {
-			return false, nil
 		}
 		v, err := ss.playout(ctx, ss.base, rq, c, ord, ss.memo)
 		if err != nil || v < ss.winScore() {
