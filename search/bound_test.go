@@ -16,6 +16,7 @@ import (
 // every strategy plays on from it. The test needs both verdicts and some
 // wins among the strategies, so that it can fail.
 func TestNoStrategyBeatsTheSolver(t *testing.T) {
+	t.Parallel()
 	decks := loadCorpus(t)[:30]
 	if testing.Short() {
 		decks = decks[:10]

@@ -89,6 +89,7 @@ func randomStacked(rng *rand.Rand, r solver.Rules, n int) solver.State {
 }
 
 func TestAcyclicMatchesEveryAssignment(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 11))
 	seen := map[bool]int{}
 	n := 250
@@ -167,6 +168,7 @@ func TestOpenAssignmentAvoidsCycle(t *testing.T) {
 // TestStrategiesPlayLegalMoves plays decks with each search strategy and
 // replays the traces: every move must be legal, and the results equal.
 func TestStrategiesPlayLegalMoves(t *testing.T) {
+	t.Parallel()
 	ds := loadCorpus(t)
 	prio := NewDeadlockGraphStrategy(DefaultWeights)
 	specs := map[string]solver.Strategy{
@@ -290,6 +292,7 @@ func TestAcyclicVersionsAgree(t *testing.T) {
 // and with a budget, a check that is not cut answers exactly and one that
 // answers true is right (a cut answer counts as a cycle).
 func TestAcyclicAgainAgrees(t *testing.T) {
+	t.Parallel()
 	var shared, fresh, budget acyclicSearch
 	budget.limit = 40
 	counts := map[string]int{}

@@ -105,6 +105,7 @@ func endgamePositions(t *testing.T, r solver.Rules, k, want int) []solver.State 
 }
 
 func TestEndgameMatchesBruteForce(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		rules solver.Rules

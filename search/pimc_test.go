@@ -13,6 +13,7 @@ import (
 // moves until the first card that differs is drawn; and the player is
 // deterministic (the same deck twice, the same game).
 func TestPIMCFair(t *testing.T) {
+	t.Parallel()
 	base, err := configs.Strategies().BuildSpec("priority:deadlock_check=exact")
 	if err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 // plays, with a margin too (64 orders: four batches); with race=2 it plays
 // fewer orders.
 func TestSampleChoice(t *testing.T) {
+	t.Parallel()
 	base, err := configs.Strategies().BuildSpec("priority:deadlock_check=exact,table=tuned-4")
 	if err != nil {
 		t.Fatal(err)
@@ -139,6 +140,7 @@ func TestSampleChoice(t *testing.T) {
 // then to the first); and some of its decisions are about tops, where it
 // leaves the base's move.
 func TestSampleTops(t *testing.T) {
+	t.Parallel()
 	base, err := configs.Strategies().BuildSpec("priority:deadlock_check=exact,table=tuned-3-preplaced,reassign_tops=true")
 	if err != nil {
 		t.Fatal(err)
@@ -247,6 +249,7 @@ func decideAndAsk(t *testing.T, ss *sampleSession, rq solver.Request) (got, own 
 // samplers over each table alone; and the alternatives change decisions.
 // An alternative table the base cannot take, or a bad list, is refused.
 func TestSampleAltTables(t *testing.T) {
+	t.Parallel()
 	reg := registry()
 	const opts = "deadlock_check=exact,reassign_tops=true"
 	tables := []string{"tuned-3-exact", "tuned-3", "tuned-3-preplaced"}
@@ -370,6 +373,7 @@ func TestSampleAltTables(t *testing.T) {
 // player decides every move as with the memo off, while the memo cuts
 // playouts short. A pilot with alt_tables is refused.
 func TestSamplePilot(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, base string
 		rules      solver.Rules
