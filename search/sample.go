@@ -358,7 +358,7 @@ func (ss *sampleSession) ownWinsAll(ctx context.Context, rq solver.Request, st *
 			return false, fmt.Errorf("sample: candidate %s refused: %w", own.Format(st.Rules()), err)
 		}
 		v, err := ss.playout(ctx, ss.base, rq, c, ord, ss.memo)
-		if err != nil || v < ss.winScore() {
+		if err != nil || !ss.isWin(v) {
 			return false, err
 		}
 	}
@@ -555,7 +555,7 @@ func (ss *sampleSession) rollout(ctx context.Context, rq solver.Request, st *sol
 	start := *st
 	best, err := ss.playout(ctx, ss.base, rq, st, ord, nil)
 	for _, alt := range ss.alts {
-		if err != nil || best >= ss.winScore() {
+		if err != nil || ss.isWin(best) {
 			break
 		}
 		c := &ss.alt
@@ -634,7 +634,7 @@ func (ss *sampleSession) pilotPlayout(ctx context.Context, rq solver.Request, st
 			if err != nil {
 				return 0, err
 			}
-			if v >= ss.winScore() {
+			if ss.isWin(v) {
 				score, known = v, true
 				break
 			}
@@ -744,6 +744,14 @@ func (ss *sampleSession) settle(st *solver.State, score float64, known bool, mem
 // they are whole numbers for a whole Win and their sums exact: the early
 // stop in score compares them without rounding.
 func (ss *sampleSession) winScore() float64 { return ss.s.Win * solver.DeckSize }
+
+// isWin reports whether an order's score v tells that its game was won: v
+// reaches Win·52 and no lost game can score that much (a lost game places
+// at most 51 cards). With Win below 51/52 a score tells nothing of the kind,
+// so no playout is cut short or taken for a win by its score.
+func (ss *sampleSession) isWin(v float64) bool {
+	return ss.winScore() > solver.DeckSize-1 && v >= ss.winScore()
+}
 
 // deal draws the session's orders of the cards unseen in st.
 func (ss *sampleSession) deal(st *solver.State) { ss.orders = dealOrders(st, ss.s.N, ss.orders) }

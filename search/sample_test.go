@@ -550,3 +550,28 @@ func plainPilot(t *testing.T, ss *sampleSession, rq solver.Request, st *solver.S
 	}
 	return float64(st.TotalPlaced())
 }
+
+// TestSampleIsWin checks which scores count as a won order: only a score of
+// Win·52 or more, and only where no lost game (at most 51 cards on the
+// tables) can score that much; below Win = 51/52 no score counts, so a
+// pilot is never cut short by a lost game that scores Win·52.
+func TestSampleIsWin(t *testing.T) {
+	for _, tc := range []struct {
+		win, v float64
+		want   bool
+	}{
+		{win: 100, v: 5200, want: true},
+		{win: 100, v: 51, want: false},
+		{win: 1, v: 52, want: true},
+		{win: 1, v: 51, want: false},
+		{win: 0.995, v: 0.995 * 52, want: true}, // 51.74: above any lost game
+		{win: 0.5, v: 26, want: false},          // a lost game may place 26
+		{win: 0.5, v: 51, want: false},
+		{win: 0, v: 0, want: false},
+	} {
+		ss := &sampleSession{s: &SampleStrategy{Win: tc.win}}
+		if got := ss.isWin(tc.v); got != tc.want {
+			t.Errorf("win=%g: isWin(%g) = %v, want %v", tc.win, tc.v, got, tc.want)
+		}
+	}
+}
