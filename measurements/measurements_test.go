@@ -66,7 +66,8 @@ func readTable(t *testing.T) map[string]row {
 // --partial` does (one program, config, seed and corpus; each record in
 // its shard's share; no deck twice) and checks them against README.md's
 // table: the finished shards, the games recorded (of unfinished shards too),
-// the wins and the Wilson interval. No game may have failed.
+// the wins and the Wilson interval. No game may have failed, and a finished
+// shard keeps its summary.md and summary.json.
 func TestMeasurements(t *testing.T) {
 	rows := readTable(t)
 	dirs, err := filepath.Glob("*/*/manifest.json")
@@ -94,8 +95,14 @@ func TestMeasurements(t *testing.T) {
 			}
 			var done []int
 			for _, p := range progress {
-				if p.Done() {
-					done = append(done, p.Shard.K)
+				if !p.Done() {
+					continue
+				}
+				done = append(done, p.Shard.K)
+				for _, f := range []string{"summary.md", "summary.json"} {
+					if _, err := os.Stat(filepath.Join(p.Dir, f)); err != nil {
+						t.Errorf("shard %d is finished but its %s is not kept: %v", p.Shard.K, f, err)
+					}
 				}
 			}
 			slices.Sort(done)
