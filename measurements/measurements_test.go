@@ -127,3 +127,74 @@ func TestMeasurements(t *testing.T) {
 }
 
 func pct(p float64) string { return strconv.FormatFloat(100*p, 'f', 2, 64) }
+
+// quoteRe matches how the docs quote a measurement under way, the sentence
+// possibly broken across lines: "won 4,521 of their 4,558 decks, 99.19 %
+// [98.88, 99.41]".
+var quoteRe = regexp.MustCompile(`won ([0-9,]+) of their ([0-9,]+) decks,\s+([0-9.]+) % \[([0-9.]+), ([0-9.]+)\]`)
+
+// misquotes returns the quotes in text (as quoteRe matches them) that no row
+// of the table says, and how many quotes it read.
+func misquotes(text string, rows map[string]row) (bad []string, n int) {
+	for _, m := range quoteRe.FindAllStringSubmatch(text, -1) {
+		n++
+		wins, games := strings.ReplaceAll(m[1], ",", ""), strings.ReplaceAll(m[2], ",", "")
+		ok := false
+		for _, r := range rows {
+			if strconv.Itoa(r.wins) == wins && strconv.Itoa(r.games) == games &&
+				r.rate == m[3] && r.lo == m[4] && r.hi == m[5] {
+				ok = true
+			}
+		}
+		if !ok {
+			bad = append(bad, strings.Join(strings.Fields(m[0]), " "))
+		}
+	}
+	return bad, n
+}
+
+func TestMisquotes(t *testing.T) {
+	rows := map[string]row{"m": {games: 4558, wins: 4521, rate: "99.19", lo: "98.88", hi: "99.41"}}
+	for _, c := range []struct {
+		text string
+		bad  int
+	}{
+		{"its shards won 4,521 of their 4,558 decks, 99.19 % [98.88, 99.41].", 0},
+		{"its shards won 4,521 of their 4,558 decks,\n99.19 % [98.88, 99.41].", 0},
+		{"its shards won 4,520 of their 4,558 decks, 99.19 % [98.88, 99.41].", 1},
+		{"its shards won 4,521 of their 4,558 decks, 99.19 % [98.87, 99.41].", 1},
+		{"won 4,521 of their 4,558 decks, 99.19 % [98.88, 99.41]; won 3,967 of their 4,000 decks, 99.17 % [98.84, 99.41]", 1},
+	} {
+		bad, n := misquotes(c.text, rows)
+		if len(bad) != c.bad || n == 0 {
+			t.Errorf("%q: %d quotes, misquoted %q; want %d misquoted", c.text, n, bad, c.bad)
+		}
+	}
+}
+
+// TestQuotedFigures checks that every figure of a measurement under way that
+// README.md and docs/*.md quote ("won W of their G decks, R % [lo, hi]") is
+// a row of this directory's table, which TestMeasurements checks against the
+// records: the quotes are written by hand as the shards come in.
+func TestQuotedFigures(t *testing.T) {
+	rows := readTable(t)
+	files, err := filepath.Glob("../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, f := range append([]string{"../README.md"}, files...) {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad, n := misquotes(string(text), rows)
+		total += n
+		for _, q := range bad {
+			t.Errorf("%s quotes %q, which no row of README.md's table says", f, q)
+		}
+	}
+	if total == 0 {
+		t.Error("no quote of a measurement found: the docs' wording changed, so this test checks nothing; update quoteRe")
+	}
+}
