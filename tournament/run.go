@@ -2,9 +2,11 @@ package tournament
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/calcsol/calcsol/solver"
@@ -25,7 +27,17 @@ type RunOptions struct {
 	// Progress, if set, is called from the writing goroutine after each
 	// batch of records with the games done (Skip included) and the total.
 	Progress func(done, total int)
+	// Stop, if set, is closed to stop the run gently: no chunk is handed
+	// out after it is closed, the chunks in play are finished and written,
+	// and Run returns ErrStopped if games were left unplayed (nil if every
+	// chunk had been handed out).
+	Stop <-chan struct{}
 }
+
+// ErrStopped is Run's error when RunOptions.Stop stopped it before its last
+// chunk: the records written are a prefix of the run's order, as after a
+// cancellation, but none of the games handed out is lost.
+var ErrStopped = errors.New("tournament: stopped before the end")
 
 // Sink receives the records of a run in the run's order (Tournament.Cells,
 // decks ascending), from one goroutine. An error stops the run.
@@ -89,6 +101,19 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 
+	// stopped is set by the producer when Stop ended it with games left; it
+	// is read after done is closed, which the producer's return precedes.
+	var stopped atomic.Bool
+	stopNow := func() bool {
+		select {
+		case <-opt.Stop:
+			stopped.Store(true)
+			return true
+		default:
+			return false
+		}
+	}
+
 	// The producer walks the cells and their decks in order and hands out
 	// chunks; generated corpora are generated here, once per cell.
 	go func() {
@@ -106,15 +131,21 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 			}
 			var j *job
 			send := func() bool {
+				if stopNow() {
+					return false
+				}
 				select {
 				case jobs <- j:
 					j = nil
 					return true
 				case <-ctx.Done():
 					return false
+				case <-opt.Stop:
+					stopped.Store(true)
+					return false
 				}
 			}
-			stopped := false
+			quit := false
 			c.Corpus.each(func(i int, d *solver.Deck) bool {
 				if !opt.Shard.Has(i) {
 					return true
@@ -124,10 +155,18 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 					return true
 				}
 				if j == nil {
+					if stopNow() {
+						quit = true
+						return false
+					}
 					select {
 					case j = <-free:
 					case <-ctx.Done():
-						stopped = true
+						quit = true
+						return false
+					case <-opt.Stop:
+						stopped.Store(true)
+						quit = true
 						return false
 					}
 					j.seq, j.cell = seq, ci
@@ -137,12 +176,12 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 				j.decks = append(j.decks, *d)
 				j.index = append(j.index, i)
 				if len(j.decks) == chunk && !send() {
-					stopped = true
+					quit = true
 					return false
 				}
 				return true
 			})
-			if stopped || (j != nil && !send()) {
+			if quit || (j != nil && !send()) {
 				return
 			}
 		}
@@ -200,6 +239,9 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 	}
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
+	}
+	if stopped.Load() {
+		return ErrStopped
 	}
 	return nil
 }

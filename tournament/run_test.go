@@ -187,6 +187,84 @@ func TestRunCancelWritesPrefix(t *testing.T) {
 	}
 }
 
+// A run told to stop (RunOptions.Stop) hands out no more chunks, finishes
+// and writes the chunks in play, and returns ErrStopped: its records are a
+// prefix of the whole run's, and a run that resumes after them ends with the
+// whole run's records. Stopped before the first chunk, it writes nothing;
+// stopped after the last chunk was handed out, it ends normally.
+func TestRunStop(t *testing.T) {
+	tn, err := New(context.Background(), testPlan(t, 2000), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := collect(t, tn, RunOptions{Workers: 2})
+	clean := func(recs []Record) []Record {
+		for i := range recs {
+			recs[i].Micros, recs[i].cell = 0, 0
+		}
+		return recs
+	}
+	for _, tc := range []struct {
+		name    string
+		after   int // close Stop once this many records are written; -1: before the run
+		workers int
+		wantErr error
+	}{
+		{"before the run", -1, 2, ErrStopped},
+		{"after the first chunk, 1 worker", 1, 1, ErrStopped},
+		{"after the first chunk, 2 workers", 1, 2, ErrStopped},
+		{"half way, 3 workers", len(whole) / 2, 3, ErrStopped},
+		{"after the last record", len(whole), 2, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stop := make(chan struct{})
+			if tc.after < 0 {
+				close(stop)
+			}
+			var got []Record
+			var writes, afterStop int
+			closed := tc.after < 0
+			err := tn.Run(context.Background(), SinkFunc(func(recs []Record) error {
+				got = append(got, recs...)
+				writes++
+				if closed {
+					afterStop++
+				}
+				if !closed && len(got) >= tc.after {
+					close(stop)
+					closed = true
+				}
+				return nil
+			}), RunOptions{Workers: tc.workers, Stop: stop})
+			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
+				t.Fatalf("error %v, want %v", err, tc.wantErr)
+			}
+			got = clean(got)
+			if len(got) > 0 && !cmp.Equal(whole[:len(got)], got, recOpt) {
+				t.Fatalf("a stopped run wrote %d records, not a prefix of the %d", len(got), len(whole))
+			}
+			switch {
+			case tc.after < 0 && len(got) != 0:
+				t.Errorf("stopped before the run, it wrote %d records", len(got))
+			case tc.wantErr != nil && len(got) == len(whole):
+				t.Errorf("stopped after %d records, it played all %d", tc.after, len(whole))
+			case tc.wantErr == nil && len(got) != len(whole):
+				t.Errorf("stopped after its last chunk, it wrote %d of %d", len(got), len(whole))
+			}
+			// The chunks handed out when Stop closed are finished and
+			// written: those in play and those done but waiting for an
+			// earlier one, no more than Run keeps in flight (4 a worker).
+			if tc.wantErr != nil && tc.after > 0 && afterStop > 4*tc.workers {
+				t.Errorf("%d chunks written after the stop with %d workers", afterStop, tc.workers)
+			}
+			rest := collect(t, tn, RunOptions{Workers: 2, Skip: len(got)})
+			if !cmp.Equal(whole, append(got, rest...), recOpt) {
+				t.Errorf("resumed after %d records, the run does not end with the whole run's records", len(got))
+			}
+		})
+	}
+}
+
 func TestNewRefusesBadPlans(t *testing.T) {
 	ok := testPlan(t, 10)
 	failing := solver.FromChooser(solver.Info{Name: "broken"}, func(solver.Rules) (solver.Chooser, error) { return nil, errors.New("no table file") })

@@ -43,7 +43,25 @@ type SessionOptions struct {
 	// Log gets the resuming note and the progress line (drawn only when it
 	// is a terminal).
 	Log io.Writer
+	// Stop, closed, stops the run gently (RunOptions.Stop): the games in
+	// play are finished and recorded, and Play returns a *StoppedError
+	// (without Dir, where nothing is kept, ErrStopped).
+	Stop <-chan struct{}
 }
+
+// StoppedError is a run that SessionOptions.Stop stopped before its end:
+// Done of its Total games are recorded in Dir, and --resume continues it.
+// It wraps ErrStopped.
+type StoppedError struct {
+	Done, Total int
+	Dir         string
+}
+
+func (e *StoppedError) Error() string {
+	return fmt.Sprintf("stopped: %d of %d games recorded in %s; continue with: calcsol tournament --resume %s", e.Done, e.Total, e.Dir, e.Dir)
+}
+
+func (e *StoppedError) Unwrap() error { return ErrStopped }
 
 // DirError says that a report directory cannot hold or continue the run: a
 // fault of the input, not of the run.
@@ -136,7 +154,7 @@ func (s *Session) Play(ctx context.Context) (Report, error) {
 	if s.opt.Resume != nil {
 		fmt.Fprintf(s.opt.Log, "resuming: %d of %d games recorded; playing the other %d\n", s.skip, total, total-s.skip)
 	}
-	opt := RunOptions{Workers: s.opt.Workers, Shard: s.opt.Shard, Skip: s.skip, Trace: s.opt.Trace}
+	opt := RunOptions{Workers: s.opt.Workers, Shard: s.opt.Shard, Skip: s.skip, Trace: s.opt.Trace, Stop: s.opt.Stop}
 	// The shared progress line (games done, games/s, time left), drawn only
 	// when the log is a terminal; Run reports from one goroutine.
 	bar := progress.Start(s.opt.Log, "games", int64(total-s.skip))
@@ -145,12 +163,15 @@ func (s *Session) Play(ctx context.Context) (Report, error) {
 	err := s.t.Run(ctx, s.tally.Sink(sink), opt)
 	bar.Stop() // clears the line
 	if err != nil {
-		if ctx.Err() != nil && s.opt.Dir != "" {
-			done := 0
-			for _, c := range s.tally.Tallies() {
-				done += c.Games
-			}
+		done := 0
+		for _, c := range s.tally.Tallies() {
+			done += c.Games
+		}
+		switch {
+		case ctx.Err() != nil && s.opt.Dir != "":
 			return Report{}, fmt.Errorf("interrupted: %d of %d games recorded in %s; continue with: calcsol tournament --resume %s", done, total, s.opt.Dir, s.opt.Dir)
+		case errors.Is(err, ErrStopped) && s.opt.Dir != "":
+			return Report{}, &StoppedError{Done: done, Total: total, Dir: s.opt.Dir}
 		}
 		return Report{}, err
 	}

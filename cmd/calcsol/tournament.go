@@ -9,11 +9,13 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/internal/atomicfile"
+	"github.com/calcsol/calcsol/internal/exitcode"
 	"github.com/calcsol/calcsol/internal/interrupt"
 	"github.com/calcsol/calcsol/tournament"
 	"github.com/calcsol/calcsol/tournament/report"
@@ -45,11 +47,17 @@ strategy hashes). --resume DIR continues an interrupted run in DIR and ends
 with exactly the records an uninterrupted run would have. --shard k/N plays
 the decks d with d mod N = k−1; 'calcsol merge' joins the shards' reports.
 
+--stop-after D (with --out or --resume) plays a long run in sittings: after
+D no new chunk of games is begun, the games in play are finished and
+recorded, and the run stops with exit status 5, to be continued with
+--resume. Ctrl-C stops at once instead, dropping the games in play.
+
 Bad configs fail before any game with the file, line, key and reason (exit
 status 2). See docs/tournament.md.`,
 		Example: `  calcsol tournament
   calcsol tournament my-tournament.yaml --out report
   calcsol tournament --resume report
+  calcsol tournament --resume report --stop-after 2h30m
   calcsol tournament my-tournament.yaml --shard 2/8 --out shard-2
   calcsol merge --out report shard-1 shard-2 shard-3`,
 		Args: cobra.MaximumNArgs(1),
@@ -61,6 +69,7 @@ status 2). See docs/tournament.md.`,
 	f.String("out", "", "write a report directory (created if missing; must hold no results yet)")
 	f.String("resume", "", "continue the interrupted run whose report directory this is")
 	f.String("shard", "", "play shard k/N of the games (the decks d with d mod N = k−1)")
+	f.Duration("stop-after", 0, "after this long (e.g. 2h30m) begin no new games, finish those in play and stop (exit status 5; continue with --resume); 0: no limit")
 	f.Bool("trace", false, "record every game's moves in results.jsonl")
 	f.Bool("timing", true, "show ms per game (differs between runs)")
 	return cmd
@@ -166,6 +175,7 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	out, _ := f.GetString("out")
 	resume, _ := f.GetString("resume")
 	shard, _ := f.GetString("shard")
+	stopAfter, _ := f.GetDuration("stop-after")
 	opt := tournament.SessionOptions{Workers: workers, Log: cmd.ErrOrStderr()}
 	opt.Trace, _ = f.GetBool("trace")
 	if workers < 1 {
@@ -173,6 +183,12 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	}
 	if !slices.Contains(report.Formats, format) {
 		return badInput("--format %q: want one of %s", format, strings.Join(report.Formats, ", "))
+	}
+	switch {
+	case stopAfter < 0:
+		return badInput("--stop-after %v: want a positive duration, or 0 for no limit", stopAfter)
+	case stopAfter > 0 && out == "" && resume == "":
+		return badInput("--stop-after needs --out DIR or --resume DIR: a run stopped without a report directory keeps nothing")
 	}
 	if shard != "" {
 		s, err := tournament.ParseShard(shard)
@@ -223,13 +239,25 @@ func runTournament(cmd *cobra.Command, args []string) error {
 		return badInput("%w", err)
 	}
 	opt.Config = text
+	stopCh := make(chan struct{})
+	if stopAfter > 0 {
+		opt.Stop = stopCh
+	}
 	s, err := t.Open(opt)
 	if de := (*tournament.DirError)(nil); errors.As(err, &de) {
 		return badInput("%w", err)
 	} else if err != nil {
 		return err
 	}
+	if stopAfter > 0 {
+		// From the first game on: reading the records done is not counted.
+		timer := time.AfterFunc(stopAfter, func() { close(stopCh) })
+		defer timer.Stop()
+	}
 	rep, err := s.Play(ctx)
+	if se := (*tournament.StoppedError)(nil); errors.As(err, &se) {
+		return exitcode.Error{Code: exitcode.Unfinished, Err: fmt.Errorf("--stop-after %v: %w", stopAfter, err)}
+	}
 	if err != nil {
 		return err
 	}

@@ -8,13 +8,16 @@ import (
 	"strings"
 )
 
-// Exit statuses: those of every command, then those of calcsol regress
-// (docs/tournament.md), which ends with them through Error.
+// Exit statuses: those of every command, then those of calcsol regress and
+// calcsol tournament (docs/tournament.md), which end with them through Error.
 const (
 	Failure    = 1 // any error not listed below
 	Input      = 2 // bad input: a malformed deck, file or flag
 	Regression = 3 // a strategy won other decks than its baseline
 	Stale      = 4 // a baseline's strategy, corpus or record format changed
+	// Unfinished is a tournament stopped by --stop-after before its end,
+	// its games so far recorded: continue it with --resume.
+	Unfinished = 5
 )
 
 // InputError is bad input from the user (a malformed deck, file or flag):

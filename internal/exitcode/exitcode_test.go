@@ -42,6 +42,7 @@ func TestStatus(t *testing.T) {
 		{"arguments", errors.New("accepts 1 arg(s), received 2"), Input},
 		{"own code", Error{Code: Regression, Err: errors.New("regressed")}, Regression},
 		{"own code over input", Error{Code: Stale, Err: BadInput("stale")}, Stale},
+		{"unfinished", Error{Code: Unfinished, Err: fmt.Errorf("--stop-after 1h: %w", errors.New("stopped"))}, Unfinished},
 	}
 	for _, tt := range tests {
 		if got := Status(tt.err); got != tt.want {
