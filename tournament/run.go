@@ -27,11 +27,16 @@ type RunOptions struct {
 	// Progress, if set, is called from the writing goroutine after each
 	// batch of records with the games done (Skip included) and the total.
 	Progress func(done, total int)
-	// Stop, if set, is closed to stop the run gently: no chunk is handed
-	// out after it is closed, the chunks in play are finished and written,
-	// and Run returns ErrStopped if games were left unplayed (nil if every
-	// chunk had been handed out).
+	// Stop, if set, is closed to stop the run gently: once Run sees it
+	// closed it hands out no more chunks, the chunks handed out are
+	// finished and written, and Run returns ErrStopped if games were left
+	// unplayed (nil if every chunk had been handed out). The first chunk is
+	// handed out whatever Stop says, so that every run makes progress.
 	Stop <-chan struct{}
+	// Stopping, if set, is called once when Stop stops the run with games
+	// left, from the goroutine that hands out the chunks, before the chunks
+	// in play are done.
+	Stopping func()
 }
 
 // ErrStopped is Run's error when RunOptions.Stop stopped it before its last
@@ -103,11 +108,20 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 
 	// stopped is set by the producer when Stop ended it with games left; it
 	// is read after done is closed, which the producer's return precedes.
+	// stopC is Stop once the first chunk is handed out, nil (never ready)
+	// before.
 	var stopped atomic.Bool
+	var stopC <-chan struct{}
+	stop := func() {
+		stopped.Store(true)
+		if opt.Stopping != nil {
+			opt.Stopping()
+		}
+	}
 	stopNow := func() bool {
 		select {
-		case <-opt.Stop:
-			stopped.Store(true)
+		case <-stopC:
+			stop()
 			return true
 		default:
 			return false
@@ -137,11 +151,12 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 				select {
 				case jobs <- j:
 					j = nil
+					stopC = opt.Stop
 					return true
 				case <-ctx.Done():
 					return false
-				case <-opt.Stop:
-					stopped.Store(true)
+				case <-stopC:
+					stop()
 					return false
 				}
 			}
@@ -164,8 +179,8 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 					case <-ctx.Done():
 						quit = true
 						return false
-					case <-opt.Stop:
-						stopped.Store(true)
+					case <-stopC:
+						stop()
 						quit = true
 						return false
 					}

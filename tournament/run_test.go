@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -188,10 +189,11 @@ func TestRunCancelWritesPrefix(t *testing.T) {
 }
 
 // A run told to stop (RunOptions.Stop) hands out no more chunks, finishes
-// and writes the chunks in play, and returns ErrStopped: its records are a
-// prefix of the whole run's, and a run that resumes after them ends with the
-// whole run's records. Stopped before the first chunk, it writes nothing;
-// stopped after the last chunk was handed out, it ends normally.
+// and writes the chunks in play, calls Stopping once and returns
+// ErrStopped: its records are a prefix of the whole run's, and a run that
+// resumes after them ends with the whole run's records. Stopped before it
+// began, it still plays its first chunk; stopped after its last record, it
+// ends normally. (TestRunStopFinishesChunksInPlay holds a chunk in play.)
 func TestRunStop(t *testing.T) {
 	tn, err := New(context.Background(), testPlan(t, 2000), 1)
 	if err != nil {
@@ -222,7 +224,7 @@ func TestRunStop(t *testing.T) {
 				close(stop)
 			}
 			var got []Record
-			var writes, afterStop int
+			var writes, afterStop, stopping int
 			closed := tc.after < 0
 			err := tn.Run(context.Background(), SinkFunc(func(recs []Record) error {
 				got = append(got, recs...)
@@ -235,17 +237,20 @@ func TestRunStop(t *testing.T) {
 					closed = true
 				}
 				return nil
-			}), RunOptions{Workers: tc.workers, Stop: stop})
+			}), RunOptions{Workers: tc.workers, Stop: stop, Stopping: func() { stopping++ }})
 			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
 				t.Fatalf("error %v, want %v", err, tc.wantErr)
+			}
+			if want := map[bool]int{true: 1, false: 0}[tc.wantErr != nil]; stopping != want {
+				t.Errorf("Stopping called %d times, want %d", stopping, want)
 			}
 			got = clean(got)
 			if len(got) > 0 && !cmp.Equal(whole[:len(got)], got, recOpt) {
 				t.Fatalf("a stopped run wrote %d records, not a prefix of the %d", len(got), len(whole))
 			}
 			switch {
-			case tc.after < 0 && len(got) != 0:
-				t.Errorf("stopped before the run, it wrote %d records", len(got))
+			case tc.after < 0 && (writes != 1 || len(got) == 0 || len(got) > maxChunk):
+				t.Errorf("stopped before the run, it wrote %d records in %d chunks, want its first chunk", len(got), writes)
 			case tc.wantErr != nil && len(got) == len(whole):
 				t.Errorf("stopped after %d records, it played all %d", tc.after, len(whole))
 			case tc.wantErr == nil && len(got) != len(whole):
@@ -260,6 +265,96 @@ func TestRunStop(t *testing.T) {
 			rest := collect(t, tn, RunOptions{Workers: 2, Skip: len(got)})
 			if !cmp.Equal(whole, append(got, rest...), recOpt) {
 				t.Errorf("resumed after %d records, the run does not end with the whole run's records", len(got))
+			}
+		})
+	}
+}
+
+// gated plays as greedy does, but its first decision in game gate closes
+// started and waits for release: the gate's chunk is held in play.
+type gated struct {
+	gate             solver.GameID
+	started, release chan struct{}
+	once             sync.Once
+}
+
+func (g *gated) Info() solver.Info { return solver.Info{Name: "gated"} }
+func (g *gated) Start(context.Context, solver.Rules) (solver.Session, error) {
+	return gatedSession{g}, nil
+}
+
+type gatedSession struct{ g *gated }
+
+func (s gatedSession) Decide(_ context.Context, reqs []solver.Request, out []solver.Decision) error {
+	for i, rq := range reqs {
+		if rq.Game == s.g.gate {
+			s.g.once.Do(func() {
+				close(s.g.started)
+				<-s.g.release
+			})
+		}
+		m, _ := greedy{}.Choose(rq.Position)
+		out[i] = solver.Decision{Move: m}
+	}
+	return nil
+}
+func (gatedSession) End(context.Context, []solver.GameID) error { return nil }
+func (gatedSession) Close() error                               { return nil }
+
+// Stop closed while a chunk is in play: that chunk and every earlier one are
+// written. Held in the last chunk, every chunk has been handed out, and the
+// run ends normally with all its records.
+func TestRunStopFinishesChunksInPlay(t *testing.T) {
+	c, err := NewCorpus("small", testDecks(2000, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		gate    int
+		workers int
+		wantErr error
+	}{
+		{"deck 700, 1 worker", 700, 1, ErrStopped},
+		{"deck 700, 2 workers", 700, 2, ErrStopped},
+		{"the last deck", 1999, 2, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &gated{gate: solver.GameID(tc.gate), started: make(chan struct{}), release: make(chan struct{})}
+			tn, err := New(context.Background(), Plan{
+				Entrants: []Entrant{{Name: "gated", Strategy: g}},
+				Corpora:  []*Corpus{c},
+				Variants: []Variant{{Rules: solver.Rules{Stacks: 3}}},
+			}, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stop := make(chan struct{})
+			go func() {
+				<-g.started
+				close(stop)
+				close(g.release)
+			}()
+			var got []int
+			err = tn.Run(context.Background(), SinkFunc(func(recs []Record) error {
+				for _, r := range recs {
+					got = append(got, r.Deck)
+				}
+				return nil
+			}), RunOptions{Workers: tc.workers, Stop: stop})
+			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
+				t.Fatalf("error %v, want %v", err, tc.wantErr)
+			}
+			for i, d := range got {
+				if d != i {
+					t.Fatalf("record %d is deck %d: not a prefix of the run", i, d)
+				}
+			}
+			if len(got) <= tc.gate {
+				t.Errorf("%d records: the chunk of deck %d, in play when the run was stopped, is not written", len(got), tc.gate)
+			}
+			if tc.wantErr != nil && len(got) == 2000 {
+				t.Errorf("stopped at deck %d, the run played all 2000", tc.gate)
 			}
 		})
 	}

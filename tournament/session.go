@@ -43,9 +43,10 @@ type SessionOptions struct {
 	// Log gets the resuming note and the progress line (drawn only when it
 	// is a terminal).
 	Log io.Writer
-	// Stop, closed, stops the run gently (RunOptions.Stop): the games in
-	// play are finished and recorded, and Play returns a *StoppedError
-	// (without Dir, where nothing is kept, ErrStopped).
+	// Stop, closed, stops the run gently (RunOptions.Stop): Log gets a
+	// line saying so, the games in play are finished and recorded, and
+	// Play returns a *StoppedError (without Dir, where nothing is kept,
+	// ErrStopped).
 	Stop <-chan struct{}
 }
 
@@ -155,6 +156,11 @@ func (s *Session) Play(ctx context.Context) (Report, error) {
 		fmt.Fprintf(s.opt.Log, "resuming: %d of %d games recorded; playing the other %d\n", s.skip, total, total-s.skip)
 	}
 	opt := RunOptions{Workers: s.opt.Workers, Shard: s.opt.Shard, Skip: s.skip, Trace: s.opt.Trace, Stop: s.opt.Stop}
+	if s.opt.Stop != nil && s.opt.Log != nil {
+		opt.Stopping = func() {
+			fmt.Fprintln(s.opt.Log, "stopping: finishing the games in play (Ctrl-C would drop them)")
+		}
+	}
 	// The shared progress line (games done, games/s, time left), drawn only
 	// when the log is a terminal; Run reports from one goroutine.
 	bar := progress.Start(s.opt.Log, "games", int64(total-s.skip))

@@ -50,7 +50,9 @@ the decks d with d mod N = k−1; 'calcsol merge' joins the shards' reports.
 --stop-after D (with --out or --resume) plays a long run in sittings: after
 D no new chunk of games is begun, the games in play are finished and
 recorded, and the run stops with exit status 5, to be continued with
---resume. Ctrl-C stops at once instead, dropping the games in play.
+--resume; a sitting that has begun every chunk by then ends as usual (exit
+0). Every sitting plays at least one chunk. Ctrl-C stops at once instead,
+dropping the games in play.
 
 Bad configs fail before any game with the file, line, key and reason (exit
 status 2). See docs/tournament.md.`,
