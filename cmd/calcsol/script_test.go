@@ -34,7 +34,7 @@ func TestScripts(t *testing.T) {
 		// makes the default tournament (a minute of CPU) take ten. The
 		// steps too slow there are marked [!race] (or a script begins
 		// "[race] skip"): go test ./cmd/calcsol, without it, runs them,
-		// and .ci/run runs that after go test -race -timeout 30m ./...
+		// and .ci/run runs that after its race run.
 		Condition: func(cond string) (bool, error) {
 			if cond == "race" {
 				return raceDetector, nil
