@@ -3,12 +3,12 @@
 // versioned record per game, in a fixed order, to a sink (results.jsonl), so
 // that runs can be resumed, sharded, merged and compared safely; a tally
 // turns records into a report (Wilson intervals, paired differences, exact
-// McNemar tests with Holm's correction); baselines record the decks each
+// McNemar tests with Holm's correction, all from tournament/stats); baselines record the decks each
 // strategy won and Regress checks a later build against them. Evaluate plays
 // one strategy on decks in memory.
 //
-// It depends on solver, the deck packages (in corpus.go only) and the
-// standard library (plus gonum for distributions); rendering belongs to
+// It depends on solver, the deck packages (in corpus.go only),
+// tournament/stats and the standard library; rendering belongs to
 // tournament/report and flags to cmd/calcsol (docs/tournament.md).
 package tournament
 
@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/tournament/stats"
 )
 
 // DeckResult is the outcome of one game.
@@ -42,7 +43,7 @@ type Summary struct {
 	Wins     int
 	Failures int // games the strategy failed (counted as losses)
 	// Rate is Wins/Games; Lo and Hi bound it with the Wilson score interval at
-	// 95 % (Z95).
+	// 95 % (stats.Z95).
 	Rate, Lo, Hi float64
 	MeanPlaced   float64 // mean cards on the tables at the end
 	Elapsed      time.Duration
@@ -241,7 +242,7 @@ func Summarize(results []DeckResult, elapsed time.Duration) Summary {
 		s.Rate = float64(s.Wins) / float64(s.Games)
 		s.MeanPlaced = float64(placed) / float64(s.Games)
 	}
-	s.Lo, s.Hi = Wilson(s.Wins, s.Games, Z95)
+	s.Lo, s.Hi = stats.Wilson(s.Wins, s.Games, stats.Z95)
 	if elapsed > 0 {
 		s.GamesPerSec = float64(s.Games) / elapsed.Seconds()
 	}

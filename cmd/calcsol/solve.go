@@ -20,6 +20,7 @@ import (
 	"github.com/calcsol/calcsol/internal/textblock"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
+	"github.com/calcsol/calcsol/tournament/stats"
 )
 
 func newSolveCmd() *cobra.Command {
@@ -315,9 +316,8 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	t := clairvoyant.Count(results)
 	w := cmd.OutOrStdout()
 	n := t.Decks
-	lo, hi := tournament.Wilson(t.Winnable, n, tournament.Z95)
-	blo, _ := tournament.Wilson(t.Winnable, n, tournament.Z95)
-	_, bhi := tournament.Wilson(t.Winnable+t.Unknown, n, tournament.Z95)
+	lo, hi := stats.Wilson(t.Winnable, n, stats.Z95)
+	_, bhi := stats.Wilson(t.Winnable+t.Unknown, n, stats.Z95)
 	fmt.Fprintf(w, "corpus %s: %d decks; %s; budget %s nodes a deck; workers %d\n", arg, n, rules, nodesText(budget.Nodes), workers)
 	spent := fmt.Sprintf("%d nodes", t.Nodes)
 	if handoffNodes != nil {
@@ -335,7 +335,7 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	fmt.Fprintf(w, "winnable %d, unwinnable %d, unknown %d (%s, %s)\n", t.Winnable, t.Unwinnable, t.Unknown, spent, elapsed.Round(time.Millisecond))
 	fmt.Fprintf(w, "winnable share %.2f %%, Wilson 95 %% CI [%.2f, %.2f] (unknowns counted as not won)\n", 100*float64(t.Winnable)/float64(n), 100*lo, 100*hi)
 	fmt.Fprintf(w, "clairvoyant bound: [%.2f, %.2f] %% of decks, Wilson 95 %% [%.2f, %.2f]\n",
-		100*float64(t.Winnable)/float64(n), 100*float64(t.Winnable+t.Unknown)/float64(n), 100*blo, 100*bhi)
+		100*float64(t.Winnable)/float64(n), 100*float64(t.Winnable+t.Unknown)/float64(n), 100*lo, 100*bhi)
 	// Where a stopped run can go on: the first deck, in the order searched,
 	// that it did not search to its budget.
 	goOn := ""
