@@ -161,7 +161,7 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 				}
 			}
 			quit := false
-			c.Corpus.each(func(i int, d *solver.Deck) bool {
+			c.Corpus.All()(func(i int, d *solver.Deck) bool {
 				if !opt.Shard.Has(i) {
 					return true
 				}

@@ -15,11 +15,11 @@ import (
 
 	"github.com/calcsol/calcsol/clairvoyant"
 	"github.com/calcsol/calcsol/decks/corpora"
+	"github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/internal/progress"
 	"github.com/calcsol/calcsol/internal/textblock"
 	"github.com/calcsol/calcsol/solver"
-	"github.com/calcsol/calcsol/tournament"
 	"github.com/calcsol/calcsol/tournament/stats"
 )
 
@@ -212,7 +212,7 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 		return badInput("--workers %d: want at least 1", workers)
 	}
 	out, _ := f.GetString("out")
-	c, err := tournament.LoadCorpus(arg, arg)
+	c, err := corpus.OpenCalculation(arg, arg)
 	if err != nil {
 		return badInput("%w", err)
 	}
