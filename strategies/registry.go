@@ -159,6 +159,26 @@ func (r *Registry) BuildSpec(spec string) (solver.Strategy, error) {
 	return r.BuildParts(parts)
 }
 
+// CheckLayer checks one layer of a strategy before anything is built: its
+// kind is known, can stand where it stands (a base first, wrappers after
+// it) and every parameter fits its declaration.
+func (r *Registry) CheckLayer(p Part, base bool) error {
+	k, ok := r.kinds[p.Kind]
+	if !ok {
+		return fmt.Errorf("unknown strategy kind %q (known: %s)", p.Kind, strings.Join(r.Names(), ", "))
+	}
+	switch {
+	case base && k.Build == nil:
+		return fmt.Errorf("strategy %s wraps another: write base+%s", p.Kind, p.Kind)
+	case !base && k.Wrap == nil:
+		return fmt.Errorf("strategy %s cannot wrap another (only a first part may be %s)", p.Kind, p.Kind)
+	}
+	if err := CheckParams(k.Params, p.Params); err != nil {
+		return fmt.Errorf("strategy %s: %w", p.Kind, err)
+	}
+	return nil
+}
+
 // BuildParts builds a base strategy and wraps it with each wrapper in turn.
 func (r *Registry) BuildParts(parts []Part) (solver.Strategy, error) {
 	if len(parts) == 0 {
@@ -166,22 +186,14 @@ func (r *Registry) BuildParts(parts []Part) (solver.Strategy, error) {
 	}
 	var s solver.Strategy
 	for i, p := range parts {
-		k, ok := r.kinds[p.Kind]
-		if !ok {
-			return nil, fmt.Errorf("unknown strategy kind %q (known: %s)", p.Kind, strings.Join(r.Names(), ", "))
+		if err := r.CheckLayer(p, i == 0); err != nil {
+			return nil, err
 		}
-		if err := CheckParams(k.Params, p.Params); err != nil {
-			return nil, fmt.Errorf("strategy %s: %w", p.Kind, err)
-		}
+		k := r.kinds[p.Kind]
 		var err error
-		switch {
-		case i == 0 && k.Build == nil:
-			return nil, fmt.Errorf("strategy %s wraps another: write base+%s", p.Kind, p.Kind)
-		case i > 0 && k.Wrap == nil:
-			return nil, fmt.Errorf("strategy %s cannot wrap another (only a first part may be %s)", p.Kind, p.Kind)
-		case i == 0:
+		if i == 0 {
 			s, err = k.Build(p.Params)
-		default:
+		} else {
 			s, err = k.Wrap(s, p.Params)
 		}
 		if err != nil {
@@ -192,12 +204,72 @@ func (r *Registry) BuildParts(parts []Part) (solver.Strategy, error) {
 }
 
 // CommandLine names a strategy as calcsol's commands take it: a spec
-// (--strategy) and, as parameters of the priority kind, a table (--table)
-// and table options as key=value (--option).
+// (--strategy), parameters of any layer as [KIND.]KEY=VALUE (--set), and
+// the priority kind's shorthands: a table (--table) and table options as
+// key=value (--option).
 type CommandLine struct {
 	Spec    string
+	Set     []string
 	Table   string
 	Options []string
+}
+
+// Parts returns the layers a command line names: the spec with each
+// --table, --option and --set applied (see Registry.Set).
+func (r *Registry) Parts(c CommandLine) ([]Part, error) {
+	parts, err := ParseSpec(c.Spec)
+	if err != nil {
+		return nil, fmt.Errorf("--strategy: %w", err)
+	}
+	if c.Table != "" || len(c.Options) > 0 {
+		if parts[0].Kind != "priority" {
+			return nil, fmt.Errorf("--table and --option go with --strategy priority, not %s (--set KIND.KEY=VALUE sets any layer's parameter)", parts[0].Kind)
+		}
+		if c.Table != "" {
+			parts[0].Params["table"] = c.Table
+		}
+		if err := parts[0].Set(c.Options); err != nil {
+			return nil, fmt.Errorf("--option %w", err)
+		}
+	}
+	if err := r.Set(parts, c.Set); err != nil {
+		return nil, fmt.Errorf("--set %w", err)
+	}
+	return parts, nil
+}
+
+// Set sets layers' parameters, each given as KIND.KEY=VALUE (the first
+// layer of that kind) or KEY=VALUE (the first layer whose kind declares
+// KEY), replacing any value the spec gave.
+func (r *Registry) Set(parts []Part, assignments []string) error {
+	for _, a := range assignments {
+		lhs, v, ok := strings.Cut(a, "=")
+		if !ok {
+			return fmt.Errorf("%q: want [KIND.]KEY=VALUE", a)
+		}
+		kind, key, scoped := strings.Cut(strings.TrimSpace(lhs), ".")
+		if !scoped {
+			kind, key = "", kind
+		}
+		i := slices.IndexFunc(parts, func(p Part) bool {
+			if scoped {
+				return p.Kind == kind
+			}
+			k, ok := r.kinds[p.Kind]
+			return ok && slices.ContainsFunc(k.Params, func(d solver.Param) bool { return d.Name == key })
+		})
+		switch {
+		case i < 0 && scoped:
+			return fmt.Errorf("%q: the strategy has no %s layer (%s)", a, kind, FormatSpec(parts))
+		case i < 0:
+			return fmt.Errorf("%q: no layer of %s declares %s", a, FormatSpec(parts), key)
+		}
+		if parts[i].Params == nil {
+			parts[i].Params = map[string]string{}
+		}
+		parts[i].Params[key] = strings.TrimSpace(v)
+	}
+	return nil
 }
 
 // Build builds the strategy a command line names for rules, and the label
@@ -205,20 +277,9 @@ type CommandLine struct {
 // and the options that differ from the defaults. A priority table must fit
 // rules, so that a wrong table fails before any game.
 func (r *Registry) Build(c CommandLine, rules solver.Rules) (solver.Strategy, string, error) {
-	parts, err := ParseSpec(c.Spec)
+	parts, err := r.Parts(c)
 	if err != nil {
-		return nil, "", fmt.Errorf("--strategy: %w", err)
-	}
-	if c.Table != "" || len(c.Options) > 0 {
-		if parts[0].Kind != "priority" {
-			return nil, "", fmt.Errorf("--table and --option go with --strategy priority, not %s", parts[0].Kind)
-		}
-		if c.Table != "" {
-			parts[0].Params["table"] = c.Table
-		}
-		if err := parts[0].Set(c.Options); err != nil {
-			return nil, "", fmt.Errorf("--option %w", err)
-		}
+		return nil, "", err
 	}
 	s, err := r.BuildParts(parts)
 	if err != nil {
@@ -296,16 +357,4 @@ func CheckValue(p solver.Param, v string) error {
 		}
 	}
 	return nil
-}
-
-// WithValues returns params with each Value replaced by the value given, for
-// an Info that reports what a strategy was built with.
-func WithValues(params []solver.Param, given map[string]string) []solver.Param {
-	out := slices.Clone(params)
-	for i := range out {
-		if v, ok := given[out[i].Name]; ok {
-			out[i].Value = v
-		}
-	}
-	return out
 }
