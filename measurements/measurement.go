@@ -312,6 +312,10 @@ func runs(s string) string {
 	return b.String()
 }
 
+// maxVerdicts bounds the verdicts expandRuns writes: a verdict a deck, and
+// a corpus is far smaller.
+const maxVerdicts = 1 << 24
+
 // expandRuns is the inverse of runs.
 func expandRuns(r string) (string, error) {
 	var b strings.Builder
@@ -322,7 +326,10 @@ func expandRuns(r string) (string, error) {
 		}
 		n, err := strconv.Atoi(r[i:j])
 		if err != nil || j == len(r) || n < 1 {
-			return "", fmt.Errorf("runs %q: at %d, want a count and a character", r, i)
+			return "", fmt.Errorf("runs %.40q: at %d, want a count and a character", r, i)
+		}
+		if n > maxVerdicts-b.Len() {
+			return "", fmt.Errorf("runs %.40q: more than %d verdicts", r, maxVerdicts)
 		}
 		b.WriteString(strings.Repeat(r[j:j+1], n))
 		i = j + 1

@@ -48,3 +48,23 @@ func TestExpandChecks(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRuns: verdicts (any string without digits) survive runs and
+// expandRuns, and expandRuns takes any input without panicking.
+func FuzzRuns(f *testing.F) {
+	for _, s := range []string{"", "W", "WWW?LLW", "3W1?2L1W", "30000W", "0W", "99999999999999999999W"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !strings.ContainsAny(s, "0123456789") {
+			if got, err := expandRuns(runs(s)); err != nil || got != s {
+				t.Errorf("expandRuns(runs(%q)) = %q, %v", s, got, err)
+			}
+		}
+		if v, err := expandRuns(s); err == nil {
+			if again, err := expandRuns(runs(v)); err != nil || again != v {
+				t.Errorf("expandRuns(%q) = %q, which runs does not give back", s, v)
+			}
+		}
+	})
+}
