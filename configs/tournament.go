@@ -58,6 +58,27 @@ type Layer struct {
 	Line int
 }
 
+// expand replaces a preset that begins the entry by its layers, each given
+// where the preset is (Plan does it, so that the resolved config, the
+// reports and the fingerprint say what plays, not its name).
+func (s *StrategyEntry) expand(reg *strategies.Registry) error {
+	parts, err := reg.Expand(s.parts())
+	if err != nil || len(parts) == len(s.Layers) && parts[0].Kind == s.Layers[0].Kind {
+		return err
+	}
+	first := s.Layers[0]
+	layers := make([]Layer, 0, len(parts))
+	for i, p := range parts {
+		if n := len(parts) - len(s.Layers); i > n {
+			layers = append(layers, s.Layers[i-n])
+			continue
+		}
+		layers = append(layers, Layer{Part: p, Key: first.Key + " (preset " + first.Kind + ")", Line: first.Line})
+	}
+	s.Layers = layers
+	return nil
+}
+
 // Spec is the entry's strategy as a canonical one-line spec.
 func (s StrategyEntry) Spec() string { return strategies.FormatSpec(s.parts()) }
 
@@ -570,7 +591,11 @@ func (c *TournamentConfig) Plan(reg *strategies.Registry) (tournament.Plan, erro
 	for _, r := range c.Rules {
 		rules = append(rules, r.variant().Rules)
 	}
-	for i, s := range c.Strategies {
+	for i := range c.Strategies {
+		if err := c.Strategies[i].expand(reg); err != nil {
+			return plan, fmt.Errorf("%s:%d: %s: %v", c.File, c.Strategies[i].Layers[0].Line, c.Strategies[i].Layers[0].Key, err)
+		}
+		s := c.Strategies[i]
 		for j, l := range s.Layers {
 			if err := reg.CheckLayer(l.Part, j == 0); err != nil {
 				return plan, fmt.Errorf("%s:%d: %s: %v", c.File, l.Line, l.Key, err)

@@ -168,8 +168,8 @@ func TestTournamentPlanErrors(t *testing.T) {
 	tests := []struct {
 		name, in, want string
 	}{
-		{"unknown kind", "strategies: [{name: g, kind: gready}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:1: strategies[0].strategy: unknown strategy kind "gready" (known: `},
-		{"unknown kind in a tree", "strategies:\n  - name: g\n    base: greedy\n    wrappers: [endgame, {smaple: {n: 2}}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:4: strategies[0].wrappers[1].smaple: unknown strategy kind "smaple"`},
+		{"unknown kind", "strategies: [{name: g, kind: gready}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:1: strategies[0].strategy: unknown strategy kind "gready" (did you mean greedy? calcsol strategies lists them all)`},
+		{"unknown kind in a tree", "strategies:\n  - name: g\n    base: greedy\n    wrappers: [endgame, {smaple: {n: 2}}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:4: strategies[0].wrappers[1].smaple: unknown strategy kind "smaple" (did you mean sample?`},
 		{"base that wraps", "strategies:\n  - name: g\n    base: endgame\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:3: strategies[0].base: strategy endgame wraps another`},
 		{"bad param in a tree", "strategies:\n  - name: g\n    base: greedy\n    wrappers:\n      - endgame: {k: 99}\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:5: strategies[0].wrappers[0].endgame: strategy endgame: parameter k: "99" is not a whole number from 0 to 20`},
 		{"bad param", "strategies:\n  - name: p\n    kind: priority\n    params: {deadlock_check: maybe}\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:3: strategies[0].strategy: strategy priority: parameter deadlock_check: "maybe" is not one of`},

@@ -31,7 +31,8 @@ type Kind struct {
 // Registry holds the kinds of strategy calcsol can build. It is filled once
 // (built-ins, then plugins) and then only read.
 type Registry struct {
-	kinds map[string]Kind
+	kinds   map[string]Kind
+	presets map[string]Preset
 }
 
 // NewRegistry returns an empty registry.
@@ -47,6 +48,9 @@ func (r *Registry) Register(k Kind) error {
 	}
 	if _, dup := r.kinds[k.Name]; dup {
 		return fmt.Errorf("strategy kind %s registered twice", k.Name)
+	}
+	if _, dup := r.presets[k.Name]; dup {
+		return fmt.Errorf("strategy kind %s: a preset has that name", k.Name)
 	}
 	r.kinds[k.Name] = k
 	return nil
@@ -165,7 +169,7 @@ func (r *Registry) BuildSpec(spec string) (solver.Strategy, error) {
 func (r *Registry) CheckLayer(p Part, base bool) error {
 	k, ok := r.kinds[p.Kind]
 	if !ok {
-		return fmt.Errorf("unknown strategy kind %q (known: %s)", p.Kind, strings.Join(r.Names(), ", "))
+		return r.unknownKind(p.Kind)
 	}
 	switch {
 	case base && k.Build == nil:
@@ -183,6 +187,10 @@ func (r *Registry) CheckLayer(p Part, base bool) error {
 func (r *Registry) BuildParts(parts []Part) (solver.Strategy, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("no strategy named")
+	}
+	parts, err := r.Expand(parts)
+	if err != nil {
+		return nil, err
 	}
 	var s solver.Strategy
 	for i, p := range parts {
@@ -218,6 +226,9 @@ type CommandLine struct {
 // --table, --option and --set applied (see Registry.Set).
 func (r *Registry) Parts(c CommandLine) ([]Part, error) {
 	parts, err := ParseSpec(c.Spec)
+	if err == nil {
+		parts, err = r.Expand(parts)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--strategy: %w", err)
 	}
@@ -357,4 +368,121 @@ func CheckValue(p solver.Param, v string) error {
 		}
 	}
 	return nil
+}
+
+// Preset is a named strategy: a spec under a name that commands and configs
+// take wherever a strategy goes (--strategy best-4p, strategy: best-4p).
+type Preset struct {
+	Name string
+	Spec string
+	// Rules names the rule variant the preset is meant for ("4 stacks,
+	// A 2 3 4 pre-placed"); Doc says what it is; Measured what it won and
+	// what it cost, and where.
+	Rules, Doc, Measured string
+}
+
+// RegisterPreset adds a preset; its name may be neither a kind's nor
+// another preset's, and its spec must parse.
+func (r *Registry) RegisterPreset(p Preset) error {
+	if p.Name == "" || strings.ContainsAny(p.Name, "+:,= ") {
+		return fmt.Errorf("preset %q: a name is one word without + : , =", p.Name)
+	}
+	if _, dup := r.kinds[p.Name]; dup {
+		return fmt.Errorf("preset %s: a strategy kind has that name", p.Name)
+	}
+	if _, dup := r.presets[p.Name]; dup {
+		return fmt.Errorf("preset %s registered twice", p.Name)
+	}
+	if _, err := ParseSpec(p.Spec); err != nil {
+		return fmt.Errorf("preset %s: %w", p.Name, err)
+	}
+	if r.presets == nil {
+		r.presets = map[string]Preset{}
+	}
+	r.presets[p.Name] = p
+	return nil
+}
+
+// Presets returns the presets, sorted by name.
+func (r *Registry) Presets() []Preset {
+	ps := make([]Preset, 0, len(r.presets))
+	for _, p := range r.presets {
+		ps = append(ps, p)
+	}
+	slices.SortFunc(ps, func(a, b Preset) int { return cmp.Compare(a.Name, b.Name) })
+	return ps
+}
+
+// Expand replaces a preset that begins parts by the layers of its spec
+// ("best-4p+endgame" is the preset's strategy with one more wrapper). A
+// preset takes no parameters of its own (--set sets those of its layers),
+// and stands only first.
+func (r *Registry) Expand(parts []Part) ([]Part, error) {
+	for i, p := range parts {
+		pr, ok := r.presets[p.Kind]
+		switch {
+		case !ok:
+			continue
+		case i > 0:
+			return nil, fmt.Errorf("preset %s is a whole strategy: it can only come first (%s+…)", p.Kind, p.Kind)
+		case len(p.Params) > 0:
+			return nil, fmt.Errorf("preset %s takes no parameters: set those of its layers with --set KIND.KEY=VALUE (%s is %s)", p.Kind, p.Kind, pr.Spec)
+		}
+		base, _ := ParseSpec(pr.Spec) // checked by RegisterPreset
+		return append(base, parts[1:]...), nil
+	}
+	return parts, nil
+}
+
+// unknownKind is the error for a name that is neither a kind nor a preset:
+// the closest name when one is near, else every name.
+func (r *Registry) unknownKind(name string) error {
+	all := append(r.Names(), r.presetNames()...)
+	best, bestD := "", 3 // at most two edits away
+	for _, n := range all {
+		if d := editDistance(name, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best != "" {
+		return fmt.Errorf("unknown strategy kind %q (did you mean %s? calcsol strategies lists them all)", name, best)
+	}
+	if len(r.presets) > 0 {
+		return fmt.Errorf("unknown strategy kind %q (kinds: %s; presets: %s)", name, strings.Join(r.Names(), ", "), strings.Join(r.presetNames(), ", "))
+	}
+	return fmt.Errorf("unknown strategy kind %q (known: %s)", name, strings.Join(r.Names(), ", "))
+}
+
+// editDistance is the Levenshtein distance of a and b, with a swap of two
+// neighbours counting one edit (Damerau's transposition).
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+func (r *Registry) presetNames() []string {
+	var names []string
+	for _, p := range r.Presets() {
+		names = append(names, p.Name)
+	}
+	return names
 }

@@ -18,10 +18,12 @@ import (
 func newStrategiesCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "strategies [KIND...] [--format text|json]",
-		Short: "List the kinds of strategy and their parameters",
-		Long: `List every kind of strategy this binary can build (or the kinds named):
-whether it is a base or a wrapper, what it does, and each parameter with its
-type, its default, its range and what it means.
+		Short: "List the kinds of strategy, their parameters, and the presets",
+		Long: `List every kind of strategy this binary can build (or the kinds and presets
+named): whether it is a base or a wrapper, what it does, and each parameter
+with its type, its default, its range and what it means; then the presets,
+named strategies for each rule variant (the strongest measured, and a fast
+strong one) with what they won and cost: --strategy best-4p plays one.
 
 A strategy is a base kind and any wrappers around it, each with its own
 parameters. Commands take it as a one-line spec (--strategy), a tournament
@@ -48,21 +50,25 @@ func runStrategies(cmd *cobra.Command, args []string) error {
 		return badInput("--format %q: want text or json", format)
 	}
 	reg := strategyRegistry()
-	kinds := reg.Kinds()
+	kinds, presets := reg.Kinds(), reg.Presets()
 	if len(args) > 0 {
-		kinds = kinds[:0]
+		kinds, presets = kinds[:0], presets[:0]
 		for _, name := range args {
-			k, ok := reg.Kind(name)
-			if !ok {
-				return badInput("no strategy kind %q (known: %s)", name, strings.Join(reg.Names(), ", "))
+			if k, ok := reg.Kind(name); ok {
+				kinds = append(kinds, k)
+				continue
 			}
-			kinds = append(kinds, k)
+			i := slices.IndexFunc(reg.Presets(), func(p strategies.Preset) bool { return p.Name == name })
+			if i < 0 {
+				return badInput("no strategy kind or preset %q (kinds: %s)", name, strings.Join(reg.Names(), ", "))
+			}
+			presets = append(presets, reg.Presets()[i])
 		}
 	}
 	if format == "json" {
-		return writeKindsJSON(cmd.OutOrStdout(), kinds)
+		return writeKindsJSON(cmd.OutOrStdout(), kinds, presets)
 	}
-	return writeKinds(cmd.OutOrStdout(), kinds)
+	return writeKinds(cmd.OutOrStdout(), kinds, presets)
 }
 
 // kindRole says where a kind stands in a strategy.
@@ -90,8 +96,8 @@ func paramType(p solver.Param) string {
 
 func number(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
-// writeKinds lists kinds for a terminal of 100 columns.
-func writeKinds(w io.Writer, kinds []strategies.Kind) error {
+// writeKinds lists kinds and presets for a terminal of 100 columns.
+func writeKinds(w io.Writer, kinds []strategies.Kind, presets []strategies.Preset) error {
 	for i, k := range kinds {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -110,6 +116,17 @@ func writeKinds(w io.Writer, kinds []strategies.Kind) error {
 		if len(k.Params) == 0 {
 			fmt.Fprintln(w, "  (no parameters)")
 		}
+	}
+	for i, p := range presets {
+		if i == 0 {
+			if len(kinds) > 0 {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintln(w, "Presets (--strategy NAME; a preset may be followed by more wrappers: NAME+…):")
+		}
+		fmt.Fprintf(w, "\n%s (preset): %s\n%s\n%s\n", p.Name, p.Rules, textblock.Wrap(p.Doc, 98),
+			textblock.Wrap("measured: "+p.Measured, 98))
+		fmt.Fprintln(w, textblock.Indent(textblock.Wrap(strings.ReplaceAll(p.Spec, "+", " +"), 94), "  "))
 	}
 	return nil
 }
@@ -132,7 +149,15 @@ type paramJSON struct {
 	Doc     string   `json:"doc"`
 }
 
-func writeKindsJSON(w io.Writer, kinds []strategies.Kind) error {
+type presetJSON struct {
+	Name     string `json:"name"`
+	Rules    string `json:"rules"`
+	Doc      string `json:"doc"`
+	Measured string `json:"measured"`
+	Spec     string `json:"spec"`
+}
+
+func writeKindsJSON(w io.Writer, kinds []strategies.Kind, presets []strategies.Preset) error {
 	out := []kindJSON{}
 	for _, k := range kinds {
 		kj := kindJSON{Name: k.Name, Role: kindRole(k), Doc: k.Doc, Stochastic: k.Stochastic, Params: []paramJSON{}}
@@ -154,7 +179,14 @@ func writeKindsJSON(w io.Writer, kinds []strategies.Kind) error {
 		}
 		out = append(out, kj)
 	}
+	ps := []presetJSON{}
+	for _, p := range presets {
+		ps = append(ps, presetJSON{Name: p.Name, Rules: p.Rules, Doc: p.Doc, Measured: p.Measured, Spec: p.Spec})
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return enc.Encode(struct {
+		Kinds   []kindJSON   `json:"kinds"`
+		Presets []presetJSON `json:"presets"`
+	}{out, ps})
 }
