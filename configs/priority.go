@@ -314,8 +314,41 @@ func LoadPriorityFor(nameOrPath string, stacks int) (*strategies.Table, error) {
 }
 
 // Strategies returns the registry of the strategies built into calcsol,
-// priority tables read by LoadPriorityFor.
-func Strategies() *strategies.Registry { return strategies.Builtins(LoadPriorityFor) }
+// priority tables read by LoadPriorityFor, with the shipped presets (some
+// of whose layers are kinds registered later: the searching players).
+func Strategies() *strategies.Registry {
+	r := strategies.Builtins(LoadPriorityFor)
+	for _, p := range Presets() {
+		if err := r.RegisterPreset(p); err != nil {
+			panic(fmt.Sprintf("configs/presets.yaml: %v", err)) // shipped: a test reads it
+		}
+	}
+	return r
+}
+
+//go:embed presets.yaml
+var presetsYAML []byte
+
+// Presets returns the shipped presets (configs/presets.yaml).
+func Presets() []strategies.Preset {
+	var entries []struct {
+		Name     string `yaml:"name"`
+		Rules    string `yaml:"rules"`
+		Doc      string `yaml:"doc"`
+		Measured string `yaml:"measured"`
+		Spec     string `yaml:"spec"`
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(presetsYAML))
+	dec.KnownFields(true)
+	if err := dec.Decode(&entries); err != nil {
+		panic(fmt.Sprintf("configs/presets.yaml: %v", err)) // shipped: a test reads it
+	}
+	ps := make([]strategies.Preset, len(entries))
+	for i, e := range entries {
+		ps[i] = strategies.Preset{Name: e.Name, Spec: e.Spec, Rules: e.Rules, Doc: e.Doc, Measured: e.Measured}
+	}
+	return ps
+}
 
 // noTable is the error for a number of stacks no shipped table serves: it
 // is solver.ErrNotApplicable, and says what works instead.

@@ -3,9 +3,7 @@ package configs
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"slices"
@@ -40,16 +38,56 @@ type TournamentConfig struct {
 	Rules      []RulesEntry
 }
 
-// StrategyEntry names a strategy: a registry kind (or a spec with wrappers,
-// "priority+endgame") and its parameters.
+// StrategyEntry names a strategy: its layers, a base and the wrappers
+// around it, innermost first (docs/tournament.md). A config writes them as a
+// tree (base: and wrappers:, each layer's parameters under its kind) or as
+// a one-line spec (strategy:), which is shorthand for the same tree.
 type StrategyEntry struct {
 	Name   string
-	Kind   string
-	Params map[string]string
+	Layers []Layer
 	Batch  int // 0: the strategy's preference
 	// Corpora names the corpora the strategy plays (empty: all).
 	Corpora []string
 	Line    int
+}
+
+// Layer is one layer of a strategy, with where the config gives it.
+type Layer struct {
+	strategies.Part
+	Key  string // "strategies[0].wrappers[1]", for messages
+	Line int
+}
+
+// expand replaces a preset that begins the entry by its layers, each given
+// where the preset is (Plan does it, so that the resolved config, the
+// reports and the fingerprint say what plays, not its name).
+func (s *StrategyEntry) expand(reg *strategies.Registry) error {
+	parts, err := reg.Expand(s.parts())
+	if err != nil || len(parts) == len(s.Layers) && parts[0].Kind == s.Layers[0].Kind {
+		return err
+	}
+	first := s.Layers[0]
+	layers := make([]Layer, 0, len(parts))
+	for i, p := range parts {
+		if n := len(parts) - len(s.Layers); i > n {
+			layers = append(layers, s.Layers[i-n])
+			continue
+		}
+		layers = append(layers, Layer{Part: p, Key: first.Key + " (preset " + first.Kind + ")", Line: first.Line})
+	}
+	s.Layers = layers
+	return nil
+}
+
+// Spec is the entry's strategy as a canonical one-line spec.
+func (s StrategyEntry) Spec() string { return strategies.FormatSpec(s.parts()) }
+
+func (s StrategyEntry) parts() []strategies.Part {
+	parts := make([]strategies.Part, len(s.Layers))
+	for i, l := range s.Layers {
+		parts[i] = l.Part
+	}
+	return parts
 }
 
 // CorpusEntry is a shipped corpus, a corpus file, or a generator spec.
@@ -93,9 +131,21 @@ func ParseTournament(data []byte, file string) (*TournamentConfig, error) {
 		"seed": p.seed(&cfg.Seed),
 		"strategies": func(k string, v *yaml.Node) error {
 			return p.list(v, k, func(key string, e *yaml.Node) error {
-				s := StrategyEntry{Line: e.Line, Params: map[string]string{}}
+				s := StrategyEntry{Line: e.Line}
+				var specNode, paramsNode, baseNode, wrappersNode *yaml.Node
+				node := func(dst **yaml.Node) func(string, *yaml.Node) error {
+					return func(k string, v *yaml.Node) error {
+						if *dst != nil { // strategy: and kind: (its older name) both
+							return p.errAt(v, k, "give the strategy once (kind: is the older name of strategy:)")
+						}
+						*dst = v
+						return nil
+					}
+				}
 				err := p.mapping(e, key, map[string]func(string, *yaml.Node) error{
-					"name": p.str(&s.Name), "kind": p.str(&s.Kind), "corpora": p.strs(&s.Corpora),
+					"name": p.str(&s.Name), "corpora": p.strs(&s.Corpora),
+					"strategy": node(&specNode), "kind": node(&specNode),
+					"params": node(&paramsNode), "base": node(&baseNode), "wrappers": node(&wrappersNode),
 					"batch": func(k string, v *yaml.Node) error {
 						n, err := strconv.Atoi(v.Value)
 						if v.Kind != yaml.ScalarNode || err != nil || n < 1 || n > 1<<16 {
@@ -104,18 +154,12 @@ func ParseTournament(data []byte, file string) (*TournamentConfig, error) {
 						s.Batch = n
 						return nil
 					},
-					"params": func(k string, v *yaml.Node) error {
-						return p.mapping(v, k, nil, func(pk string, pv *yaml.Node) error {
-							if pv.Kind != yaml.ScalarNode {
-								return p.errAt(pv, pk, "want a plain value")
-							}
-							s.Params[pk[len(k)+1:]] = pv.Value
-							return nil
-						})
-					},
 				}, nil)
 				if err == nil {
-					err = p.need(e, key, "name", s.Name, "kind", s.Kind)
+					err = p.need(e, key, "name", s.Name)
+				}
+				if err == nil {
+					s.Layers, err = p.layers(e, key, specNode, paramsNode, baseNode, wrappersNode)
 				}
 				cfg.Strategies = append(cfg.Strategies, s)
 				return err
@@ -355,6 +399,117 @@ func (p *tparser) seed(dst *uint64) func(string, *yaml.Node) error {
 	}
 }
 
+// layers reads an entry's strategy: a tree (base: and wrappers:) or a
+// one-line spec (strategy:, or kind: as older configs say), with params:
+// (older configs) adding to the base's parameters.
+func (p *tparser) layers(e *yaml.Node, key string, spec, params, base, wrappers *yaml.Node) ([]Layer, error) {
+	var layers []Layer
+	switch {
+	case spec != nil && base != nil:
+		return nil, p.errAt(base, key+".base", "give the strategy as a tree (base:, wrappers:) or as a spec (strategy:), not both")
+	case spec != nil:
+		k := key + ".strategy"
+		if spec.Kind != yaml.ScalarNode {
+			return nil, p.errAt(spec, k, "want a spec like priority:deadlock_check=exact+endgame:k=4 (or write the strategy as a tree: base:, wrappers:)")
+		}
+		parts, err := strategies.ParseSpec(spec.Value)
+		if err != nil {
+			return nil, p.errAt(spec, k, err.Error())
+		}
+		for _, part := range parts {
+			layers = append(layers, Layer{Part: part, Key: k, Line: spec.Line})
+		}
+		if wrappers != nil {
+			return nil, p.errAt(wrappers, key+".wrappers", "wrappers go with base:; a spec names its wrappers after +")
+		}
+	case base != nil:
+		l, err := p.layer(base, key+".base")
+		if err != nil {
+			return nil, err
+		}
+		layers = append(layers, l)
+		if wrappers != nil {
+			err := p.list(wrappers, key+".wrappers", func(k string, w *yaml.Node) error {
+				l, err := p.layer(w, k)
+				layers = append(layers, l)
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+		if params != nil {
+			return nil, p.errAt(params, key+".params", "a tree gives each layer's parameters under its kind (base: {priority: {table: tuned-4}})")
+		}
+	default:
+		return nil, p.errAt(e, key, "strategy: missing (a spec like priority+endgame:k=4, or a tree: base:, wrappers:)")
+	}
+	if params != nil {
+		given, err := p.paramValues(params, key+".params")
+		if err != nil {
+			return nil, err
+		}
+		for k, v := range given {
+			if _, dup := layers[0].Params[k]; dup {
+				return nil, p.errAt(params, key+".params."+k, "also given in the spec")
+			}
+			layers[0].Params[k] = v
+		}
+	}
+	return layers, nil
+}
+
+// layer reads one layer of a tree: a kind alone ("rescue") or a kind and
+// its parameters ({sample: {n: 256, tops: true}}).
+func (p *tparser) layer(n *yaml.Node, key string) (Layer, error) {
+	l := Layer{Part: strategies.Part{Params: map[string]string{}}, Key: key, Line: n.Line}
+	switch {
+	case n.Kind == yaml.ScalarNode && strings.TrimSpace(n.Value) != "":
+		l.Kind = strings.TrimSpace(n.Value)
+	case n.Kind == yaml.MappingNode && len(n.Content) == 2:
+		l.Kind, l.Key = n.Content[0].Value, key+"."+n.Content[0].Value
+		if v := n.Content[1]; !(v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
+			params, err := p.paramValues(v, l.Key)
+			if err != nil {
+				return l, err
+			}
+			l.Params = params
+		}
+	default:
+		return l, p.errAt(n, key, "want a kind, or a kind and its parameters: {endgame: {k: 4}}")
+	}
+	if strings.ContainsAny(l.Kind, "+:,= ") {
+		return l, p.errAt(n, key, fmt.Sprintf("%q is not a kind (a tree names one kind a layer; a one-line spec goes under strategy:)", l.Kind))
+	}
+	return l, nil
+}
+
+// paramValues reads a mapping of parameters: plain values, or lists, which
+// a spec writes separated by strategies.ListSep.
+func (p *tparser) paramValues(n *yaml.Node, key string) (map[string]string, error) {
+	out := map[string]string{}
+	err := p.mapping(n, key, nil, func(k string, v *yaml.Node) error {
+		name := k[len(key)+1:]
+		switch v.Kind {
+		case yaml.ScalarNode:
+			out[name] = v.Value
+		case yaml.SequenceNode:
+			var items []string
+			for _, it := range v.Content {
+				if it.Kind != yaml.ScalarNode || strings.Contains(it.Value, strategies.ListSep) {
+					return p.errAt(it, k, "want a list of plain values")
+				}
+				items = append(items, it.Value)
+			}
+			out[name] = strings.Join(items, strategies.ListSep)
+		default:
+			return p.errAt(v, k, "want a plain value or a list")
+		}
+		return nil
+	})
+	return out, err
+}
+
 // need checks that required fields, given as name, value pairs, are set.
 func (p *tparser) need(n *yaml.Node, key string, pairs ...string) error {
 	for i := 0; i+1 < len(pairs); i += 2 {
@@ -371,22 +526,11 @@ func (c *TournamentConfig) Format() []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "seed: %d\nstrategies:\n", c.Seed)
 	for _, s := range c.Strategies {
-		fmt.Fprintf(&b, "  - name: %s\n    kind: %s\n", yamlString(s.Name), yamlString(s.Kind))
+		fmt.Fprintf(&b, "  - name: %s\n    strategy: %s\n", yamlString(s.Name), yamlString(s.Spec()))
 		if s.Batch > 0 {
 			fmt.Fprintf(&b, "    batch: %d\n", s.Batch)
 		}
 		writeList(&b, "corpora", s.Corpora)
-		if len(s.Params) > 0 {
-			b.WriteString("    params:\n")
-			keys := make([]string, 0, len(s.Params))
-			for k := range s.Params {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
-			for _, k := range keys {
-				fmt.Fprintf(&b, "      %s: %s\n", yamlString(k), yamlString(s.Params[k]))
-			}
-		}
 	}
 	b.WriteString("corpora:\n")
 	for _, cp := range c.Corpora {
@@ -443,24 +587,30 @@ func yamlString(s string) string {
 // file, the line and the key.
 func (c *TournamentConfig) Plan(reg *strategies.Registry) (tournament.Plan, error) {
 	var plan tournament.Plan
-	for i, s := range c.Strategies {
-		key := fmt.Sprintf("strategies[%d]", i)
-		parts, err := strategies.ParseSpec(s.Kind)
-		if err != nil {
-			return plan, fmt.Errorf("%s:%d: %s.kind: %v", c.File, s.Line, key, err)
+	var rules []solver.Rules
+	for _, r := range c.Rules {
+		rules = append(rules, r.variant().Rules)
+	}
+	for i := range c.Strategies {
+		if err := c.Strategies[i].expand(reg); err != nil {
+			return plan, fmt.Errorf("%s:%d: %s: %v", c.File, c.Strategies[i].Layers[0].Line, c.Strategies[i].Layers[0].Key, err)
 		}
-		for k, v := range s.Params {
-			if _, dup := parts[0].Params[k]; dup {
-				return plan, fmt.Errorf("%s:%d: %s.params.%s: also given in kind", c.File, s.Line, key, k)
+		s := c.Strategies[i]
+		for j, l := range s.Layers {
+			if err := reg.CheckLayer(l.Part, j == 0); err != nil {
+				return plan, fmt.Errorf("%s:%d: %s: %v", c.File, l.Line, l.Key, err)
 			}
-			parts[0].Params[k] = v
 		}
-		st, err := reg.BuildParts(parts)
+		st, err := reg.BuildParts(s.parts())
 		if err != nil {
-			return plan, fmt.Errorf("%s:%d: %s (%s): %v", c.File, s.Line, key, s.Name, err)
+			return plan, fmt.Errorf("%s:%d: strategies[%d] (%s): %v", c.File, s.Line, i, s.Name, err)
 		}
-		spec := strategies.FormatSpec(parts)
-		plan.Entrants = append(plan.Entrants, tournament.Entrant{Name: s.Name, Spec: spec, Hash: strategyHash(st, spec, parts, c.Rules), Strategy: st, Batch: s.Batch, Corpora: s.Corpora})
+		spec := s.Spec()
+		hash, err := strategies.Fingerprint(st, spec, rules)
+		if err != nil {
+			return plan, fmt.Errorf("%s:%d: strategies[%d] (%s): %v", c.File, s.Line, i, s.Name, err)
+		}
+		plan.Entrants = append(plan.Entrants, tournament.Entrant{Name: s.Name, Spec: spec, Hash: hash, Strategy: st, Batch: s.Batch, Corpora: s.Corpora})
 	}
 	for i, cp := range c.Corpora {
 		var corpus *tournament.Corpus
@@ -491,41 +641,6 @@ func (c *TournamentConfig) Plan(reg *strategies.Registry) (tournament.Plan, erro
 		plan.Variants = append(plan.Variants, r.variant())
 	}
 	return plan, nil
-}
-
-// strategyHash identifies a strategy's configuration: its spec, the
-// contents of every file a text parameter names, and, for the priority
-// strategy, the tables it plays under the config's rules (so that an edited
-// shipped table changes the hash too).
-func strategyHash(s solver.Strategy, spec string, parts []strategies.Part, rules []RulesEntry) string {
-	h := sha256.New()
-	h.Write([]byte(spec + "\n"))
-	for _, part := range parts {
-		keys := make([]string, 0, len(part.Params))
-		for k := range part.Params {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if data, err := os.ReadFile(part.Params[k]); err == nil {
-				fmt.Fprintf(h, "file %s=%s %d\n", k, part.Params[k], len(data))
-				h.Write(data)
-			}
-		}
-	}
-	if p, ok := s.(*strategies.PriorityStrategy); ok {
-		done := map[int]bool{}
-		for _, r := range rules {
-			if done[r.Stacks] {
-				continue
-			}
-			done[r.Stacks] = true
-			if t, err := p.Table(r.Stacks); err == nil {
-				h.Write(FormatPriority(t, ""))
-			}
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
 // LoadTournament parses a tournament config, plans it and builds the

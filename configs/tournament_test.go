@@ -76,24 +76,13 @@ func checkShippedConfig(t *testing.T, name string, data []byte) (tournament.Plan
 	if err != nil {
 		t.Fatal(err)
 	}
-	var kinds []string
-	for _, s := range cfg.Strategies {
-		kinds = append(kinds, s.Kind)
-	}
 	// Only strategies built into the binary (the built-ins and the
 	// searching players), no plugin: the default needs nothing but Go.
-	reg := Strategies()
-	for _, k := range search.Kinds() {
-		reg.MustRegister(k)
-	}
-	for _, k := range kinds {
-		parts, err := strategies.ParseSpec(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range parts {
-			if _, ok := reg.Kind(p.Kind); !ok {
-				t.Errorf("shipped config uses kind %q, not built into the binary", p.Kind)
+	reg := builtInKinds()
+	for _, s := range cfg.Strategies {
+		for _, l := range s.Layers {
+			if _, ok := reg.Kind(l.Kind); !ok {
+				t.Errorf("shipped config uses kind %q, not built into the binary", l.Kind)
 			}
 		}
 	}
@@ -115,7 +104,7 @@ func roundTrip(t *testing.T, cfg *TournamentConfig) {
 	if err != nil {
 		t.Fatalf("re-reading\n%s: %v", cfg.Format(), err)
 	}
-	ignore := cmp.Options{cmpopts.IgnoreFields(TournamentConfig{}, "File"), cmpopts.IgnoreFields(StrategyEntry{}, "Line"),
+	ignore := cmp.Options{cmpopts.IgnoreFields(TournamentConfig{}, "File"), cmpopts.IgnoreFields(StrategyEntry{}, "Line"), cmpopts.IgnoreFields(Layer{}, "Key", "Line"),
 		cmpopts.IgnoreFields(CorpusEntry{}, "Line"), cmpopts.IgnoreFields(RulesEntry{}, "Line"), cmpopts.EquateEmpty()}
 	if diff := cmp.Diff(cfg, again, ignore); diff != "" {
 		t.Fatalf("round trip (-first +second):\n%s", diff)
@@ -131,10 +120,16 @@ func TestTournamentConfigErrors(t *testing.T) {
 		{"not yaml", "a: [", "t.yaml: yaml:"},
 		{"unknown key", ok + "players: 4\n", "t.yaml:4: players: unknown key (want corpora, rules, seed, strategies)"},
 		{"no strategies", "corpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies: missing or empty"},
-		{"strategy without kind", "strategies: [{name: g}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies[0].kind: missing"},
+		{"strategy without kind", "strategies: [{name: g}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies[0]: strategy: missing"},
+		{"strategy and kind", "strategies: [{name: g, kind: greedy, strategy: random}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies[0].strategy: give the strategy once"},
+		{"spec and tree", "strategies: [{name: g, strategy: greedy, base: random}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies[0].base: give the strategy as a tree"},
+		{"tree and params", "strategies: [{name: g, base: greedy, params: {a: b}}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies[0].params: a tree gives each layer's parameters under its kind"},
+		{"spec in a tree", "strategies: [{name: g, base: greedy+endgame}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:1: strategies[0].base: "greedy+endgame" is not a kind`},
+		{"layer of two kinds", "strategies: [{name: g, base: {greedy: {}, random: {}}}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies[0].base: want a kind, or a kind and its parameters"},
+		{"tree param not plain", "strategies:\n  - name: g\n    base: greedy\n    wrappers:\n      - endgame: {k: {x: 1}}\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:5: strategies[0].wrappers[0].endgame.k: want a plain value or a list"},
 		{"strategy key", "strategies:\n  - {name: g, kind: greedy, colour: red}\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:2: strategies[0].colour: unknown key"},
 		{"batch", "strategies: [{name: g, kind: greedy, batch: 0}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies[0].batch: want a whole number from 1 to 65536"},
-		{"param not plain", "strategies: [{name: g, kind: greedy, params: {a: [1]}}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "strategies[0].params.a: want a plain value"},
+		{"param not plain", "strategies: [{name: g, kind: greedy, params: {a: {b: 1}}}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "strategies[0].params.a: want a plain value or a list"},
 		{"same name", "strategies: [{name: g, kind: greedy}, {name: g, kind: random}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `strategies[1].name: "g" is also strategies[0]'s name`},
 		{"corpus two sources", "strategies: [{name: g, kind: greedy}]\ncorpora: [{name: c, shipped: uniform-1000, file: x.txt}]\nrules: [{stacks: 3}]\n", "t.yaml:2: corpora[0]: give exactly one of shipped, file and generator"},
 		{"generator count", "strategies: [{name: g, kind: greedy}]\ncorpora: [{name: c, generator: shuffle U}]\nrules: [{stacks: 3}]\n", "corpora[0]: a generator needs count"},
@@ -158,13 +153,26 @@ func TestTournamentConfigErrors(t *testing.T) {
 	}
 }
 
+// builtInKinds is the registry of every kind built into the binary: the
+// built-ins and the searching players.
+func builtInKinds() *strategies.Registry {
+	reg := Strategies()
+	for _, k := range search.Kinds() {
+		reg.MustRegister(k)
+	}
+	return reg
+}
+
 // Errors that need the registry or the corpora come from Plan, with the line.
 func TestTournamentPlanErrors(t *testing.T) {
 	tests := []struct {
 		name, in, want string
 	}{
-		{"unknown kind", "strategies: [{name: g, kind: gready}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:1: strategies[0] (g): unknown strategy kind "gready" (known: `},
-		{"bad param", "strategies:\n  - name: p\n    kind: priority\n    params: {deadlock_check: maybe}\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:2: strategies[0] (p): strategy priority: parameter deadlock_check: "maybe" is not one of`},
+		{"unknown kind", "strategies: [{name: g, kind: gready}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:1: strategies[0].strategy: unknown strategy kind "gready" (did you mean greedy? calcsol strategies lists them all)`},
+		{"unknown kind in a tree", "strategies:\n  - name: g\n    base: greedy\n    wrappers: [endgame, {smaple: {n: 2}}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:4: strategies[0].wrappers[1].smaple: unknown strategy kind "smaple" (did you mean sample?`},
+		{"base that wraps", "strategies:\n  - name: g\n    base: endgame\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:3: strategies[0].base: strategy endgame wraps another`},
+		{"bad param in a tree", "strategies:\n  - name: g\n    base: greedy\n    wrappers:\n      - endgame: {k: 99}\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:5: strategies[0].wrappers[0].endgame: strategy endgame: parameter k: "99" is not a whole number from 0 to 20`},
+		{"bad param", "strategies:\n  - name: p\n    kind: priority\n    params: {deadlock_check: maybe}\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:3: strategies[0].strategy: strategy priority: parameter deadlock_check: "maybe" is not one of`},
 		{"no corpus", "strategies: [{name: g, kind: greedy}]\ncorpora: [uniform-7]\nrules: [{stacks: 3}]\n", `t.yaml:2: corpora[0] (uniform-7): no shipped corpus "uniform-7"`},
 		{"no file", "strategies: [{name: g, kind: greedy}]\ncorpora: [{name: c, file: /nonexistent.txt}]\nrules: [{stacks: 3}]\n", "t.yaml:2: corpora[0] (c): corpus /nonexistent.txt: no such file"},
 		{"bad generator", "strategies: [{name: g, kind: greedy}]\ncorpora: [{name: c, generator: shuffle QQ, count: 5}]\nrules: [{stacks: 3}]\n", `t.yaml:2: corpora[0] (c): corpus c: shuffle sequence "QQ"`},
@@ -175,7 +183,7 @@ func TestTournamentPlanErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = cfg.Plan(Strategies())
+			_, err = cfg.Plan(builtInKinds())
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
@@ -220,8 +228,8 @@ func TestLoadTournament(t *testing.T) {
 		name, in, want string
 	}{
 		{"ok", "strategies: [{name: g, kind: greedy}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", ""},
-		{"parse", "strategies: [{name: g}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies[0].kind: missing"},
-		{"plan", "strategies: [{name: g, kind: gready}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:1: strategies[0] (g): unknown strategy kind "gready"`},
+		{"parse", "strategies: [{name: g}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies[0]: strategy: missing"},
+		{"plan", "strategies: [{name: g, kind: gready}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", `t.yaml:1: strategies[0].strategy: unknown strategy kind "gready"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

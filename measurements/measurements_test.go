@@ -2,7 +2,10 @@ package measurements_test
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/calcsol/calcsol/measurements"
 	"github.com/calcsol/calcsol/tournament"
 )
 
@@ -62,47 +66,29 @@ func readTable(t *testing.T) map[string]row {
 	return rows
 }
 
-// TestMeasurements reads every measurement's shards as `calcsol merge
-// --partial` does (one program, config, seed and corpus; each record in
-// its shard's share; no deck twice) and checks them against README.md's
-// table: the finished shards, the games recorded (of unfinished shards too),
-// the wins and the Wilson interval. No game may have failed, and a finished
-// shard keeps its summary.md and summary.json.
+// TestMeasurements expands every measurement's shards (package
+// measurements) and reads them as `calcsol merge --partial` does (one
+// program, config, seed and corpus; each record in its shard's share; no
+// deck twice), then checks them against README.md's table: the finished
+// shards, the games recorded (of unfinished shards too), the wins and the
+// Wilson interval. No game may have failed.
 func TestMeasurements(t *testing.T) {
 	rows := readTable(t)
-	dirs, err := filepath.Glob("*/*/manifest.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := map[string][]string{}
-	for _, m := range dirs {
-		shard := filepath.Dir(m)
-		name := filepath.Dir(shard)
-		names[name] = append(names[name], shard)
-	}
-	if len(names) == 0 {
-		t.Fatal("no measurement here")
-	}
-	for name, shards := range names {
+	names := kept(t)
+	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			want, ok := rows[name]
 			if !ok {
 				t.Fatalf("README.md's table has no row for %s", name)
 			}
-			ta, _, progress, err := tournament.Progress(shards)
+			ta, _, progress, err := tournament.Progress(expand(t, name))
 			if err != nil {
 				t.Fatal(err)
 			}
 			var done []int
 			for _, p := range progress {
-				if !p.Done() {
-					continue
-				}
-				done = append(done, p.Shard.K)
-				for _, f := range []string{"summary.md", "summary.json"} {
-					if _, err := os.Stat(filepath.Join(p.Dir, f)); err != nil {
-						t.Errorf("shard %d is finished but its %s is not kept: %v", p.Shard.K, f, err)
-					}
+				if p.Done() {
+					done = append(done, p.Shard.K)
 				}
 			}
 			slices.Sort(done)
@@ -124,6 +110,85 @@ func TestMeasurements(t *testing.T) {
 			}
 		})
 	}
+	for name := range rows {
+		if !slices.Contains(names, name) {
+			t.Errorf("README.md's table has a row for %s, which is not kept here", name)
+		}
+	}
+}
+
+// expand writes measurement name's shard reports into a temporary
+// directory and returns them.
+func expand(t *testing.T, name string) []string {
+	t.Helper()
+	m, err := measurements.Read(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shards, err := m.Expand(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return shards
+}
+
+// kept returns the measurements in this directory.
+func kept(t *testing.T) []string {
+	t.Helper()
+	headers, err := filepath.Glob(filepath.Join("*", measurements.HeaderFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(headers) == 0 {
+		t.Fatal("no measurement here")
+	}
+	var names []string
+	for _, h := range headers {
+		names = append(names, filepath.Dir(h))
+	}
+	return names
+}
+
+// TestCompactRoundTrip expands a measurement into shard reports and keeps
+// them again (measurements.Compact): the same header, config and records.
+// Expand itself checks each shard's manifest.json and results.jsonl against
+// the SHA-256 of the files the tournament wrote.
+func TestCompactRoundTrip(t *testing.T) {
+	const name = "contender-4"
+	again, err := measurements.Compact(expand(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := again.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{measurements.HeaderFile, measurements.ConfigFile, measurements.RecordsFile} {
+		a, b := readFile(t, filepath.Join(name, f)), readFile(t, filepath.Join(out, f))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: kept again, it differs from %s", f, filepath.Join(name, f))
+		}
+	}
+}
+
+// readFile reads a file, gunzipped if its name ends in .gz: compress/gzip's
+// output may change between Go releases, the records may not.
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, err = io.ReadAll(zr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b
 }
 
 func pct(p float64) string { return strconv.FormatFloat(100*p, 'f', 2, 64) }

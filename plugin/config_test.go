@@ -6,8 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
-
+	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/plugin"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
@@ -19,13 +18,6 @@ import (
 // every plugin entry under every rule variant on a few decks: the sha256 it
 // gives must match the file, and no game may fail.
 func TestShippedConfig(t *testing.T) {
-	var cfg struct {
-		Strategies []struct {
-			Name, Kind string
-			Params     map[string]string
-		}
-		Rules []solver.Rules
-	}
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +26,8 @@ func TestShippedConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := yaml.Unmarshal(b, &cfg); err != nil {
+	cfg, err := configs.ParseTournament(b, "tournament-plugins.yaml")
+	if err != nil {
 		t.Fatal(err)
 	}
 	// The commands run from the repository's root, with the programs in bin/:
@@ -60,24 +53,26 @@ func TestShippedConfig(t *testing.T) {
 	ds := shippedDecks(t, "uniform-1000", n)
 	plugins := 0
 	for _, e := range cfg.Strategies {
-		if e.Kind != "plugin" {
+		if len(e.Layers) != 1 || e.Layers[0].Kind != "plugin" {
 			continue
 		}
+		params := e.Layers[0].Params
 		plugins++
 		if e.Name == "lowest-stack" {
 			needPython(t)
 		}
-		if err := strategies.CheckParams(kind.Params, e.Params); err != nil {
+		if err := strategies.CheckParams(kind.Params, params); err != nil {
 			t.Fatalf("%s: %v", e.Name, err)
 		}
 		// The config's timeouts are for a quiet machine; this test may run
 		// on a loaded one under the race detector.
-		e.Params["timeout"] = patient.String()
-		s, err := kind.Build(e.Params)
+		params["timeout"] = patient.String()
+		s, err := kind.Build(params)
 		if err != nil {
 			t.Fatalf("%s: %v", e.Name, err)
 		}
-		for _, r := range cfg.Rules {
+		for _, entry := range cfg.Rules {
+			r := solver.Rules{Stacks: entry.Stacks, Preplaced: entry.Preplaced}
 			sum, res, err := tournament.Evaluate(context.Background(), ds, r, s, tournament.Options{Batch: s.(solver.Batcher).BatchSize()})
 			if err != nil {
 				t.Fatalf("%s, %s: %v", e.Name, r, err)

@@ -20,9 +20,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -52,18 +52,18 @@ const (
 type Config struct {
 	// Command is the command line: the program and its arguments, separated
 	// by spaces; quote an argument with spaces in '…' or "…".
-	Command string
+	Command string `param:"command" doc:"the command line that starts the plugin"`
 	// SHA256, if set, is the hex SHA-256 of the file the command names (see
 	// CheckedFile): the host refuses to start the plugin when the file
 	// differs.
-	SHA256 string
+	SHA256 string `param:"sha256" doc:"hex SHA-256 of the program, or of the script an interpreter runs; checked before every start"`
 	// Timeout is the time a plugin has per decision: a batch of n decisions
 	// must be answered within n×Timeout, and never less than
 	// MinBatchTimeout. 0 means DefaultTimeout.
-	Timeout time.Duration
+	Timeout time.Duration `param:"timeout" doc:"time per decision (a batch of n gets n times this, at least 1s)"`
 	// Batch is the batch size the plugin asks the harness for
 	// (solver.Batcher). 0 means DefaultBatch.
-	Batch int
+	Batch int `param:"batch" min:"1" max:"16384" doc:"decisions per request"`
 	// StartTimeout bounds the start of a process (handshake and session
 	// start). 0 means DefaultStartTimeout.
 	StartTimeout time.Duration
@@ -73,30 +73,8 @@ type Config struct {
 
 // Kind is the registry kind "plugin": a strategy in another program.
 func Kind() strategies.Kind {
-	return strategies.Kind{
-		Name: "plugin",
-		Doc:  "a strategy in another program, over calcsol's plugin protocol (docs/plugins.md)",
-		Params: []solver.Param{
-			{Name: "command", Kind: solver.ParamText, Doc: "the command line that starts the plugin"},
-			{Name: "sha256", Kind: solver.ParamText, Doc: "hex SHA-256 of the program, or of the script an interpreter runs; checked before every start"},
-			{Name: "timeout", Kind: solver.ParamText, Value: DefaultTimeout.String(), Doc: "time per decision (a batch of n gets n times this, at least 1s)"},
-			{Name: "batch", Kind: solver.ParamInt, Value: strconv.Itoa(DefaultBatch), Min: 1, Max: MaxBatch, Doc: "decisions per request"},
-		},
-		Build: func(params map[string]string) (solver.Strategy, error) {
-			cfg := Config{Command: params["command"], SHA256: params["sha256"]}
-			if v := params["timeout"]; v != "" {
-				d, err := time.ParseDuration(v)
-				if err != nil || d <= 0 {
-					return nil, fmt.Errorf("parameter timeout: %q is not a positive duration (50ms, 1s)", v)
-				}
-				cfg.Timeout = d
-			}
-			if v := params["batch"]; v != "" {
-				cfg.Batch, _ = strconv.Atoi(v) // checked against the declaration
-			}
-			return New(cfg)
-		},
-	}
+	return strategies.Define("plugin", "a strategy in another program, over calcsol's plugin protocol (docs/plugins.md)",
+		Config{Timeout: DefaultTimeout, Batch: DefaultBatch}, func(cfg Config) (solver.Strategy, error) { return New(cfg) })
 }
 
 // Strategy is a plugin as a solver.Strategy.
@@ -148,12 +126,7 @@ func (s *Strategy) BatchSize() int { return s.cfg.Batch }
 // the plugin reported (known once a session has started; before, the name is
 // "plugin"), then the host's parameters.
 func (s *Strategy) Info() solver.Info {
-	host := []solver.Param{
-		{Name: "command", Kind: solver.ParamText, Value: s.cfg.Command},
-		{Name: "sha256", Kind: solver.ParamText, Value: s.cfg.SHA256},
-		{Name: "timeout", Kind: solver.ParamText, Value: s.cfg.Timeout.String()},
-		{Name: "batch", Kind: solver.ParamInt, Value: strconv.Itoa(s.cfg.Batch), Min: 1, Max: MaxBatch},
-	}
+	host := strategies.Declare(s.cfg)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.info == nil {
@@ -197,6 +170,24 @@ func FileSHA256(path string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// WriteFingerprint implements strategies.Fingerprinter: the content of the
+// program (or the script an interpreter runs), found as the command would
+// find it, decides the plugin's games.
+func (s *Strategy) WriteFingerprint(w io.Writer, _ []solver.Rules) error {
+	path := s.file
+	if path == s.argv[0] && !strings.ContainsRune(path, os.PathSeparator) {
+		if p, err := exec.LookPath(path); err == nil { // a program on PATH
+			path = p
+		}
+	}
+	sum, err := FileSHA256(path)
+	if err != nil {
+		return fmt.Errorf("plugin program %s: %w", s.file, err)
+	}
+	fmt.Fprintf(w, "plugin %s sha256 %s\n", s.file, sum)
+	return nil
 }
 
 // errRefused marks a plugin the host would not start: starting it again

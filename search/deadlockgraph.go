@@ -283,44 +283,21 @@ func (k *keySet) grow() {
 	}
 }
 
-// DeadlockGraphKind is the deadlock-graph player as a kind.
+// DeadlockGraphKind is the deadlock-graph player as a kind: its
+// parameters are the stacking heuristic's Weights.
 func DeadlockGraphKind() strategies.Kind {
-	return strategies.Kind{
-		Name:   "deadlock-graph",
-		Doc:    "never stacks a card so that every assignment of the stacked cards has a cycle; among safe moves, the stacking heuristic",
-		Params: weightParams(DefaultWeights),
-		Build: func(params map[string]string) (solver.Strategy, error) {
-			w, err := weightsFrom(params)
-			if err != nil {
-				return nil, err
-			}
-			return newDeadlockGraphStrategy(w, strategies.WithValues(weightParams(DefaultWeights), params)), nil
-		},
-	}
+	return strategies.Define("deadlock-graph",
+		"never stacks a card so that every assignment of the stacked cards has a cycle; among safe moves, the stacking heuristic",
+		DefaultWeights, func(w Weights) (solver.Strategy, error) { return NewDeadlockGraphStrategy(w), nil })
 }
 
 // NewDeadlockGraphStrategy returns the deadlock-graph player with weights w
 // as a solver.Strategy.
 func NewDeadlockGraphStrategy(w Weights) solver.Strategy {
-	return newDeadlockGraphStrategy(w, weightParams(w))
-}
-
-func newDeadlockGraphStrategy(w Weights, params []solver.Param) solver.Strategy {
-	info := solver.Info{Name: "deadlock-graph", Params: params}
+	info := solver.Info{Name: "deadlock-graph", Params: strategies.Declare(w)}
 	return solver.FromChooser(info, func(solver.Rules) (solver.Chooser, error) {
 		return NewDeadlockGraph(w), nil
 	})
-}
-
-// weightsFrom reads the weight parameters over DefaultWeights.
-func weightsFrom(params map[string]string) (Weights, error) {
-	w := DefaultWeights
-	for k, v := range params {
-		if _, err := w.set(k, v); err != nil {
-			return w, err
-		}
-	}
-	return w, nil
 }
 
 // DeadlockGraph is the deadlock-graph player: a card goes to a table when

@@ -1,9 +1,6 @@
 package search
 
 import (
-	"fmt"
-	"strconv"
-
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -21,68 +18,26 @@ import (
 type Weights struct {
 	// Gap is the cost per step by which the top under the new card is needed
 	// later than the card (a tight fit wastes the least).
-	Gap float64
+	Gap float64 `param:"w_gap" min:"0" max:"100" doc:"cost per step the covered top is needed after the card"`
 	// Bury is the cost of covering a top that is needed before the new card.
-	Bury float64
+	Bury float64 `param:"w_bury" min:"0" max:"100" doc:"cost of covering a top needed before the card"`
 	// BuryGap is the further cost per step by which the covered top is
 	// needed before the card.
-	BuryGap float64
+	BuryGap float64 `param:"w_bury_gap" min:"0" max:"100" doc:"further cost per step the covered top is needed before the card"`
 	// Empty is the cost of starting an empty stack.
-	Empty float64
+	Empty float64 `param:"w_empty" min:"0" max:"100" doc:"cost of starting an empty stack"`
 	// Late is the credit, per step of need, for putting a card on an empty
 	// stack: a card needed late (a king) makes a good bottom.
-	Late float64
+	Late float64 `param:"w_late" min:"0" max:"100" doc:"credit per step of need for a card put on an empty stack"`
 	// Chain is the credit for putting a card on the card that comes right
 	// after it on a table that does not hold the card's rank yet (Nanzaki
 	// & Shintani's chain stacking): the two can leave together.
-	Chain float64
+	Chain float64 `param:"w_chain" min:"0" max:"100" doc:"credit for a card put on the card right after it on a table that lacks its rank"`
 }
 
 // DefaultWeights are the weights measured best on the 1,000-deck corpus
 // (docs/strategies.md).
 var DefaultWeights = Weights{Gap: 1, Bury: 20, BuryGap: 1, Empty: 14, Late: 1}
-
-// weightParams declares Weights as parameters.
-func weightParams(w Weights) []solver.Param {
-	f := func(name, doc string, v float64) solver.Param {
-		return solver.Param{Name: name, Kind: solver.ParamFloat, Value: strconv.FormatFloat(v, 'g', -1, 64), Min: 0, Max: 100, Doc: doc}
-	}
-	return []solver.Param{
-		f("w_gap", "cost per step the covered top is needed after the card", w.Gap),
-		f("w_bury", "cost of covering a top needed before the card", w.Bury),
-		f("w_bury_gap", "further cost per step the covered top is needed before the card", w.BuryGap),
-		f("w_empty", "cost of starting an empty stack", w.Empty),
-		f("w_late", "credit per step of need for a card put on an empty stack", w.Late),
-		f("w_chain", "credit for a card put on the card right after it on a table that lacks its rank", w.Chain),
-	}
-}
-
-// setWeight sets the weight a parameter names; ok is false if it names none.
-func (w *Weights) set(name, v string) (ok bool, err error) {
-	var p *float64
-	switch name {
-	case "w_gap":
-		p = &w.Gap
-	case "w_bury":
-		p = &w.Bury
-	case "w_bury_gap":
-		p = &w.BuryGap
-	case "w_empty":
-		p = &w.Empty
-	case "w_late":
-		p = &w.Late
-	case "w_chain":
-		p = &w.Chain
-	default:
-		return false, nil
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		return true, fmt.Errorf("%s: %w", name, err)
-	}
-	*p = f
-	return true, nil
-}
 
 // needs holds, for one position, the distance of each rank's open slots,
 // nearest first.

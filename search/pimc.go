@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/calcsol/calcsol/clairvoyant"
 	"github.com/calcsol/calcsol/solver"
@@ -42,56 +41,35 @@ const (
 // The orders come from a generator seeded by a hash of the position, as the
 // sampling player's do: the player is deterministic and never sees the stock.
 func PIMCKind() strategies.Kind {
-	return strategies.Kind{
-		Name:   "pimc",
-		Doc:    "wrapper: with k or fewer cards in the stock, the place for the drawn card that the clairvoyant solver can win on the most of n sampled orders",
-		Params: pimcParams(DefaultPIMCK, DefaultPIMCN, DefaultPIMCNodes, DefaultPIMCMargin, true),
-		Wrap: func(base solver.Strategy, params map[string]string) (solver.Strategy, error) {
-			s := &PIMCStrategy{Base: base, K: DefaultPIMCK, N: DefaultPIMCN, Nodes: DefaultPIMCNodes, Margin: DefaultPIMCMargin, Assign: params["assign"] != "false"}
-			for name, dst := range map[string]*int{"k": &s.K, "n": &s.N, "nodes": &s.Nodes, "margin": &s.Margin} {
-				if v, ok := params[name]; ok {
-					n, err := strconv.Atoi(v)
-					if err != nil {
-						return nil, fmt.Errorf("%s: %w", name, err)
-					}
-					*dst = n
-				}
-			}
-			return s, nil
-		},
-	}
+	return strategies.DefineWrapper("pimc",
+		"wrapper: with k or fewer cards in the stock, the place for the drawn card that the clairvoyant solver can win on the most of n sampled orders",
+		PIMCStrategy{K: DefaultPIMCK, N: DefaultPIMCN, Nodes: DefaultPIMCNodes, Margin: DefaultPIMCMargin, Assign: true},
+		func(base solver.Strategy, s PIMCStrategy) (solver.Strategy, error) {
+			s.Base = base
+			return &s, nil
+		})
 }
 
-func pimcParams(k, n, nodes, margin int, assign bool) []solver.Param {
-	return []solver.Param{
-		{Name: "k", Kind: solver.ParamInt, Value: strconv.Itoa(k), Min: 1, Max: solver.DeckSize,
-			Doc: "the search takes over when the stock holds k or fewer cards"},
-		{Name: "n", Kind: solver.ParamInt, Value: strconv.Itoa(n), Min: 1, Max: 4096,
-			Doc: "orders of the unseen cards dealt per decision"},
-		{Name: "nodes", Kind: solver.ParamInt, Value: strconv.Itoa(nodes), Min: 1, Max: 1 << 30,
-			Doc: "the clairvoyant solver's node budget for each order and candidate"},
-		{Name: "margin", Kind: solver.ParamInt, Value: strconv.Itoa(margin), Min: 1, Max: 4096,
-			Doc: "how many more orders a place must win than the base's own move to replace it"},
-		{Name: "assign", Kind: solver.ParamBool, Value: strconv.FormatBool(assign),
-			Doc: "try each assignment of a stacked card as a candidate of its own (for a base that reads assignments, like priority)"},
-	}
-}
-
-// PIMCStrategy is the perfect-information Monte Carlo player (see PIMCKind).
+// PIMCStrategy is the perfect-information Monte Carlo player (see
+// PIMCKind); its tagged fields are the kind's parameters.
 type PIMCStrategy struct {
-	Base   solver.Strategy
-	K, N   int
-	Nodes  int
-	Assign bool
+	Base  solver.Strategy
+	K     int `param:"k" min:"1" max:"52" doc:"the search takes over when the stock holds k or fewer cards"`
+	N     int `param:"n" min:"1" max:"4096" doc:"orders of the unseen cards dealt per decision"`
+	Nodes int `param:"nodes" min:"1" max:"1073741824" doc:"the clairvoyant solver's node budget for each order and candidate"`
 	// Margin is how many more orders a candidate must win than the base's
 	// own move to replace it (1, or 0: any more).
-	Margin int
+	Margin int  `param:"margin" min:"1" max:"4096" doc:"how many more orders a place must win than the base's own move to replace it"`
+	Assign bool `param:"assign" doc:"try each assignment of a stacked card as a candidate of its own (for a base that reads assignments, like priority)"`
 }
+
+// Unwrap implements strategies.Wrapper.
+func (s *PIMCStrategy) Unwrap() solver.Strategy { return s.Base }
 
 // Info implements solver.Strategy.
 func (s *PIMCStrategy) Info() solver.Info {
 	bi := s.Base.Info()
-	ps := append(append([]solver.Param(nil), bi.Params...), pimcParams(s.K, s.N, s.Nodes, s.Margin, s.Assign)...)
+	ps := append(append([]solver.Param(nil), bi.Params...), strategies.Declare(s)...)
 	return solver.Info{Name: bi.Name + "+pimc", Stochastic: bi.Stochastic, Params: ps}
 }
 

@@ -2,8 +2,6 @@ package search
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
@@ -26,73 +24,34 @@ import (
 // the same wins, at a fraction of the cost where games are played out by
 // the thousand (the sampling player's playouts, "base+rescue:give_up=true+sample").
 func RescueKind() strategies.Kind {
-	return strategies.Kind{
-		Name:   "rescue",
-		Doc:    "wrapper: where the base resigns, play on with the deadlock-graph player's move",
-		Params: append(weightParams(DefaultWeights), rescueParams(false, 0)...),
-		Wrap: func(base solver.Strategy, params map[string]string) (solver.Strategy, error) {
-			s := &RescueStrategy{Base: base}
-			ws := make(map[string]string, len(params))
-			for k, v := range params {
-				var err error
-				switch k {
-				case "give_up":
-					s.GiveUp, err = strconv.ParseBool(v)
-				case "nodes":
-					s.Nodes, err = strconv.Atoi(v)
-				default:
-					ws[k] = v
-				}
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", k, err)
-				}
-			}
-			w, err := weightsFrom(ws)
-			if err != nil {
-				return nil, err
-			}
-			s.W = &w
-			return s, nil
-		},
-	}
+	return strategies.DefineWrapper("rescue", "wrapper: where the base resigns, play on with the deadlock-graph player's move",
+		RescueStrategy{Weights: DefaultWeights}, func(base solver.Strategy, s RescueStrategy) (solver.Strategy, error) {
+			s.Base = base
+			return &s, nil
+		})
 }
 
-// rescueParams declares the rescue's own parameters beside the weights.
-func rescueParams(giveUp bool, nodes int) []solver.Param {
-	return []solver.Param{
-		{Name: "give_up", Kind: solver.ParamBool, Value: strconv.FormatBool(giveUp),
-			Doc: "resign once every assignment of the stacked cards has a cycle (the game is lost) instead of playing it out"},
-		{Name: "nodes", Kind: solver.ParamInt, Value: strconv.Itoa(nodes), Min: 0, Max: 1 << 30,
-			Doc: "search states a cycle check may visit; one that needs more counts as finding a cycle (0: no limit)"},
-	}
-}
-
-// RescueStrategy plays its base, and the deadlock-graph player with weights
-// W where the base resigns (see RescueKind). A nil W means DefaultWeights.
+// RescueStrategy plays its base, and the deadlock-graph player with its
+// Weights where the base resigns (see RescueKind).
 type RescueStrategy struct {
 	Base solver.Strategy
-	W    *Weights
+	Weights
 	// GiveUp leaves the base's resignation standing where the position is
 	// lost already (no assignment of the stacked cards is acyclic).
-	GiveUp bool
+	GiveUp bool `param:"give_up" doc:"resign once every assignment of the stacked cards has a cycle (the game is lost) instead of playing it out"`
 	// Nodes, when positive, is the search states each cycle check may
 	// visit; a check that needs more counts as finding a cycle (a move
 	// thought unsafe, a position thought lost). Cheaper, no longer exact.
-	Nodes int
+	Nodes int `param:"nodes" min:"0" max:"1073741824" doc:"search states a cycle check may visit; one that needs more counts as finding a cycle (0: no limit)"`
 }
 
-func (s *RescueStrategy) weights() Weights {
-	if s.W == nil {
-		return DefaultWeights
-	}
-	return *s.W
-}
+// Unwrap implements strategies.Wrapper.
+func (s *RescueStrategy) Unwrap() solver.Strategy { return s.Base }
 
 // Info implements solver.Strategy.
 func (s *RescueStrategy) Info() solver.Info {
 	bi := s.Base.Info()
-	ps := append(append([]solver.Param(nil), bi.Params...), weightParams(s.weights())...)
-	ps = append(ps, rescueParams(s.GiveUp, s.Nodes)...)
+	ps := append(append([]solver.Param(nil), bi.Params...), strategies.Declare(s)...)
 	return solver.Info{Name: bi.Name + "+rescue", Stochastic: bi.Stochastic, Params: ps}
 }
 
@@ -114,7 +73,7 @@ func (s *RescueStrategy) Start(ctx context.Context, r solver.Rules) (solver.Sess
 	if err != nil {
 		return nil, err
 	}
-	dg := NewDeadlockGraph(s.weights())
+	dg := NewDeadlockGraph(s.Weights)
 	dg.a.limit = max(s.Nodes, 0)
 	return &rescueSession{base: base, dg: dg, giveUp: s.GiveUp}, nil
 }

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
@@ -29,56 +28,11 @@ const DefaultSamples = 16
 // The orders are drawn from a generator seeded by a hash of the position, so
 // the player is deterministic: the same deck gives the same game everywhere.
 func SampleKind() strategies.Kind {
-	return strategies.Kind{
-		Name: "sample",
-		Doc:  "wrapper: try each place for the drawn card on n sampled orders of the unseen cards, played out by the base strategy",
-		Params: []solver.Param{
-			{Name: "n", Kind: solver.ParamInt, Value: strconv.Itoa(DefaultSamples), Min: 1, Max: 4096,
-				Doc: "orders of the unseen cards dealt per decision"},
-			{Name: "assign", Kind: solver.ParamBool, Value: "false",
-				Doc: "also try each assignment of the stacked card (for a base that reads assignments, like priority)"},
-			{Name: "win", Kind: solver.ParamFloat, Value: "100", Min: 0, Max: 10000,
-				Doc: "score of a won sample; a lost one scores its cards on the tables"},
-			{Name: "margin", Kind: solver.ParamFloat, Value: "0", Min: 0, Max: 4096,
-				Doc: "another place replaces the base's own move only by scoring more than this many won orders above it"},
-			{Name: "race", Kind: solver.ParamFloat, Value: "0", Min: 0, Max: 1e9,
-				Doc: "play the places out 16 orders at a time and drop a place once it trails the leader by this many standard errors (0: off)"},
-			{Name: "tops", Kind: solver.ParamBool, Value: "false",
-				Doc: "also compare moving each stack top to each table that needs it (every legal move, not only the drawn card's places)"},
-			{Name: "alt_tables", Kind: solver.ParamText, Value: "",
-				Doc: "more priority tables for the playouts, separated by ';': each order is played out by the base and by the base with each of these tables, and scores the best game"},
-			{Name: "pilot", Kind: solver.ParamInt, Value: "0", Min: 0, Max: solver.DeckSize,
-				Doc: "with this many cards or fewer in the stock, each order is played out by a pilot of the base (every move tried with the base's playout on that order, the best game followed) instead of the base alone (0: off)"},
-		},
-		Wrap: func(base solver.Strategy, params map[string]string) (solver.Strategy, error) {
-			s := &SampleStrategy{Base: base, N: DefaultSamples, Win: 100}
-			for name, dst := range map[string]*int{"n": &s.N, "pilot": &s.Pilot} {
-				if v, ok := params[name]; ok {
-					k, err := strconv.Atoi(v)
-					if err != nil {
-						return nil, fmt.Errorf("%s: %w", name, err)
-					}
-					*dst = k
-				}
-			}
-			for name, dst := range map[string]*float64{"win": &s.Win, "margin": &s.Margin, "race": &s.Race} {
-				if v, ok := params[name]; ok {
-					f, err := strconv.ParseFloat(v, 64)
-					if err != nil {
-						return nil, fmt.Errorf("%s: %w", name, err)
-					}
-					*dst = f
-				}
-			}
-			s.Assign = params["assign"] == "true"
-			s.Tops = params["tops"] == "true"
-			if v := params["alt_tables"]; v != "" {
-				for _, name := range strings.Split(v, ";") {
-					if name = strings.TrimSpace(name); name == "" {
-						return nil, fmt.Errorf("alt_tables %q: an empty table name", v)
-					}
-					s.AltTables = append(s.AltTables, name)
-				}
+	return strategies.DefineWrapper("sample",
+		"wrapper: try each place for the drawn card on n sampled orders of the unseen cards, played out by the base strategy",
+		SampleStrategy{N: DefaultSamples, Win: 100}, func(base solver.Strategy, s SampleStrategy) (solver.Strategy, error) {
+			s.Base = base
+			if len(s.AltTables) > 0 {
 				if _, ok := base.(TableChanger); !ok {
 					return nil, fmt.Errorf("alt_tables: the base %s does not play a priority table", base.Info().Name)
 				}
@@ -86,46 +40,67 @@ func SampleKind() strategies.Kind {
 					return nil, errors.New("alt_tables and pilot: choose one way to play the orders out")
 				}
 			}
-			return s, nil
-		},
-	}
+			return &s, nil
+		})
 }
 
-// SampleStrategy is the sampling player (see SampleKind).
+// SampleStrategy is the sampling player (see SampleKind); its tagged
+// fields are the kind's parameters.
 type SampleStrategy struct {
 	Base solver.Strategy
-	N    int     // orders per decision
-	Win  float64 // score of a won sample
+	// N is the number of orders per decision.
+	N int `param:"n" min:"1" max:"4096" doc:"orders of the unseen cards dealt per decision"`
+	// Assign also tries every assignment of the stacked card.
+	Assign bool `param:"assign" doc:"also try each assignment of the stacked card (for a base that reads assignments, like priority)"`
+	// Win is the score of a won sample.
+	Win float64 `param:"win" min:"0" max:"10000" doc:"score of a won sample; a lost one scores its cards on the tables"`
 	// Margin: another place replaces the base's own move only by scoring
 	// more than Margin won orders (Margin·Win of score) above it; it has no
 	// effect with Win 0.
-	Margin float64
-	// Assign also tries every assignment of the stacked card.
-	Assign bool
+	Margin float64 `param:"margin" min:"0" max:"4096" doc:"another place replaces the base's own move only by scoring more than this many won orders above it"`
 	// Race, when positive, plays the places out RaceBatch orders at a
 	// time, all on the same orders, and drops a place once its paired
 	// deficit to the leader exceeds Race standard errors (see race).
-	Race float64
+	Race float64 `param:"race" min:"0" max:"1e9" doc:"play the places out 16 orders at a time and drop a place once it trails the leader by this many standard errors (0: off)"`
 	// Tops also compares moving stack tops to tables with the drawn
 	// card's places, and decides the base's moves of tops the same way.
-	Tops bool
+	Tops bool `param:"tops" doc:"also compare moving each stack top to each table that needs it (every legal move, not only the drawn card's places)"`
 	// AltTables are more priority tables for the playouts: each order is
 	// played out by the base and, unless that game is won, by the base
 	// with each of these tables instead of its own (TableChanger), and
 	// scores the best of those games. The real game's moves stay the
 	// base's and the sampler's.
-	AltTables []string
+	AltTables []string `param:"alt_tables" doc:"more priority tables for the playouts: each order is played out by the base and by the base with each of these tables, and scores the best game"`
 	// Pilot, when positive, plays an order out by a pilot of the base once
 	// the stock holds Pilot cards or fewer: at each decision of the
 	// playout every candidate move is played out by the base on that order
 	// and the best game found is followed (pilotPlayout).
-	Pilot int
+	Pilot int `param:"pilot" min:"0" max:"52" doc:"with this many cards or fewer in the stock, each order is played out by a pilot of the base (every move tried with the base's playout on that order, the best game followed) instead of the base alone (0: off)"`
 
 	// noMemo turns the pilot's memos off, and noPilotMemo only its memo of
 	// its own playouts; noOwnCheck turns off settling a decision by the
 	// base's playouts of its own move (ownWinsAll). Tests and benchmarks
 	// compare: all play the same games.
 	noMemo, noPilotMemo, noOwnCheck bool
+}
+
+// Unwrap implements strategies.Wrapper.
+func (s *SampleStrategy) Unwrap() solver.Strategy { return s.Base }
+
+// WriteFingerprint implements strategies.Fingerprinter: the playouts'
+// alternative tables decide games as the base's own does.
+func (s *SampleStrategy) WriteFingerprint(w io.Writer, rules []solver.Rules) error {
+	for _, name := range s.AltTables {
+		alt, err := withTable(s.Base, name)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "alt_tables %s\n", name)
+		if err := strategies.WriteLayers(w, alt, rules); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // TableChanger is a strategy that plays a priority table and can play
@@ -151,16 +126,7 @@ const RaceBatch = 16
 // Info implements solver.Strategy.
 func (s *SampleStrategy) Info() solver.Info {
 	bi := s.Base.Info()
-	ps := append([]solver.Param(nil), bi.Params...)
-	ps = append(ps,
-		solver.Param{Name: "n", Kind: solver.ParamInt, Value: strconv.Itoa(s.N), Min: 1, Max: 4096, Doc: "orders of the unseen cards dealt per decision"},
-		solver.Param{Name: "assign", Kind: solver.ParamBool, Value: strconv.FormatBool(s.Assign), Doc: "also try each assignment of the stacked card"},
-		solver.Param{Name: "win", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Win, 'g', -1, 64), Min: 0, Max: 10000, Doc: "score of a won sample"},
-		solver.Param{Name: "margin", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Margin, 'g', -1, 64), Min: 0, Max: 4096, Doc: "another place must score more than this many won orders above the base's move"},
-		solver.Param{Name: "race", Kind: solver.ParamFloat, Value: strconv.FormatFloat(s.Race, 'g', -1, 64), Min: 0, Max: 1e9, Doc: "drop a place once it trails the leader by this many standard errors (0: off)"},
-		solver.Param{Name: "tops", Kind: solver.ParamBool, Value: strconv.FormatBool(s.Tops), Doc: "also compare moving stack tops to tables"},
-		solver.Param{Name: "alt_tables", Kind: solver.ParamText, Value: strings.Join(s.AltTables, ";"), Doc: "more priority tables for the playouts; each order scores the best game"},
-		solver.Param{Name: "pilot", Kind: solver.ParamInt, Value: strconv.Itoa(s.Pilot), Min: 0, Max: solver.DeckSize, Doc: "with this many cards or fewer in the stock, orders are played out by a pilot of the base (0: off)"})
+	ps := append(append([]solver.Param(nil), bi.Params...), strategies.Declare(s)...)
 	return solver.Info{Name: bi.Name + "+sample", Stochastic: bi.Stochastic, Params: ps}
 }
 

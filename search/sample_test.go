@@ -340,8 +340,8 @@ func TestSampleAltTables(t *testing.T) {
 
 	for _, c := range []struct{ spec, want string }{
 		{"deadlock-graph+sample:alt_tables=tuned-3", "does not play a priority table"},
-		{"priority+sample:alt_tables=tuned-3;", "an empty table name"},
-		{"priority+sample:alt_tables=;tuned-3", "an empty table name"},
+		{"priority+sample:alt_tables=tuned-3;", "has an empty item"},
+		{"priority+sample:alt_tables=;tuned-3", "has an empty item"},
 	} {
 		if _, err := reg.BuildSpec(c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one saying %q", c.spec, err, c.want)

@@ -2,8 +2,6 @@ package search
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
@@ -18,32 +16,18 @@ const DefaultEndgameK = 4
 // are left in the stock, then the move with the highest exact probability
 // of winning.
 func EndgameKind() strategies.Kind {
-	return strategies.Kind{
-		Name: "endgame",
-		Doc:  "wrapper: with k or fewer cards in the stock, the move that wins the most orders of the unseen cards (exact)",
-		Params: []solver.Param{
-			{Name: "k", Kind: solver.ParamInt, Value: strconv.Itoa(DefaultEndgameK), Min: 0, Max: MaxEndgameCards,
-				Doc: "the search takes over when the stock holds k or fewer cards"},
-		},
-		Wrap: func(base solver.Strategy, params map[string]string) (solver.Strategy, error) {
-			k := DefaultEndgameK
-			if v, ok := params["k"]; ok {
-				n, err := strconv.Atoi(v)
-				if err != nil {
-					return nil, fmt.Errorf("k: %w", err)
-				}
-				k = n
-			}
-			return NewEndgameStrategy(base, k), nil
-		},
-	}
+	return strategies.DefineWrapper("endgame",
+		"wrapper: with k or fewer cards in the stock, the move that wins the most orders of the unseen cards (exact)",
+		EndgameStrategy{K: DefaultEndgameK}, func(base solver.Strategy, s EndgameStrategy) (solver.Strategy, error) {
+			return NewEndgameStrategy(base, s.K), nil
+		})
 }
 
 // EndgameStrategy plays its base strategy until the stock holds K or fewer
 // cards, then the best move of the exact endgame search.
 type EndgameStrategy struct {
 	Base solver.Strategy
-	K    int
+	K    int `param:"k" min:"0" max:"20" doc:"the search takes over when the stock holds k or fewer cards"`
 }
 
 // NewEndgameStrategy wraps base with the endgame search for the last k cards.
@@ -51,12 +35,13 @@ func NewEndgameStrategy(base solver.Strategy, k int) *EndgameStrategy {
 	return &EndgameStrategy{Base: base, K: min(max(k, 0), MaxEndgameCards)}
 }
 
+// Unwrap implements strategies.Wrapper.
+func (s *EndgameStrategy) Unwrap() solver.Strategy { return s.Base }
+
 // Info implements solver.Strategy.
 func (s *EndgameStrategy) Info() solver.Info {
 	bi := s.Base.Info()
-	ps := append([]solver.Param(nil), bi.Params...)
-	ps = append(ps, solver.Param{Name: "k", Kind: solver.ParamInt, Value: strconv.Itoa(s.K), Min: 0, Max: MaxEndgameCards,
-		Doc: "the endgame search takes over when the stock holds k or fewer cards"})
+	ps := append(append([]solver.Param(nil), bi.Params...), strategies.Declare(s)...)
 	return solver.Info{Name: bi.Name + "+endgame", Stochastic: bi.Stochastic, Params: ps}
 }
 

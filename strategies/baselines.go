@@ -16,14 +16,10 @@ import (
 // stacked unassigned). Each game draws from its own generator, seeded from
 // the game's seed, so a game replays identically wherever it is played.
 func RandomKind() Kind {
-	return Kind{
-		Name:       "random",
-		Doc:        "baseline: a uniformly random legal move (stacking unassigned)",
-		Stochastic: true,
-		Build: func(map[string]string) (solver.Strategy, error) {
-			return randomStrategy{}, nil
-		},
-	}
+	k := Define("random", "baseline: a uniformly random legal move (stacking unassigned)", struct{}{},
+		func(struct{}) (solver.Strategy, error) { return randomStrategy{}, nil })
+	k.Stochastic = true
+	return k
 }
 
 type randomStrategy struct{}
@@ -86,15 +82,12 @@ func (s *randomSession) Close() error { return nil }
 // else on the stack whose top is needed last. "Needed after" counts the
 // cards a table still needs before it reaches that rank (the nearest table).
 func GreedyKind() Kind {
-	return Kind{
-		Name: "greedy",
-		Doc:  "baseline: play to a table when possible, else stack where the card blocks least",
-		Build: func(map[string]string) (solver.Strategy, error) {
+	return Define("greedy", "baseline: play to a table when possible, else stack where the card blocks least", struct{}{},
+		func(struct{}) (solver.Strategy, error) {
 			return solver.FromChooser(solver.Info{Name: "greedy"}, func(solver.Rules) (solver.Chooser, error) {
 				return Greedy{}, nil
 			}), nil
-		},
-	}
+		})
 }
 
 // Greedy is the greedy baseline's Chooser (see GreedyKind).

@@ -2,7 +2,9 @@ package strategies
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"sync"
 
 	"github.com/calcsol/calcsol/solver"
@@ -25,35 +27,33 @@ func Builtins(load TableLoader) *Registry {
 	return r
 }
 
+// PriorityParams are the priority kind's parameters: the table and the
+// table options, each of which, when given, overrides what the table file
+// says (nil: the table's own).
+type PriorityParams struct {
+	Table                 string         `param:"table" doc:"a shipped table name or a YAML file; empty: the shipped table for the number of stacks"`
+	TxRespectsReservation *bool          `param:"tx_respects_reservation" default:"true" doc:"Tx is refused when a stacked card reserves the slot"`
+	Check                 *CheckMode     `param:"deadlock_check" choices:"partial,exact,none" default:"partial" doc:"the check before stacking"`
+	OnExhausted           *ExhaustedMode `param:"on_exhausted" choices:"lose,last-stack" default:"lose" doc:"what happens when every operation is rejected"`
+	ReassignTops          *bool          `param:"reassign_tops" default:"false" doc:"a stack top its assigned table does not need may go to another table that needs it (slot not reserved)"`
+}
+
 // PriorityKind is the priority-table strategy of Nanzaki & Shintani as a kind:
 // its parameters are the table (a shipped name or a file; default: the
 // shipped table for the number of stacks) and the table's options, which
 // override what the table file says.
 func PriorityKind(load TableLoader) Kind {
-	def := DefaultOptions()
-	return Kind{
-		Name: "priority",
-		Doc:  "the priority table of Nanzaki & Shintani: per rank, operations tried in order",
-		Params: []solver.Param{
-			{Name: "table", Kind: solver.ParamText, Doc: "a shipped table name or a YAML file; empty: the shipped table for the number of stacks"},
-			{Name: "tx_respects_reservation", Kind: solver.ParamBool, Value: fmt.Sprint(def.TxRespectsReservation), Doc: "Tx is refused when a stacked card reserves the slot"},
-			{Name: "deadlock_check", Kind: solver.ParamChoice, Value: string(def.Check), Choices: []string{string(CheckPartial), string(CheckExact), string(CheckNone)}, Doc: "the check before stacking"},
-			{Name: "on_exhausted", Kind: solver.ParamChoice, Value: string(def.OnExhausted), Choices: []string{string(ExhaustLose), string(ExhaustLastStack)}, Doc: "what happens when every operation is rejected"},
-			{Name: "reassign_tops", Kind: solver.ParamBool, Value: fmt.Sprint(def.ReassignTops), Doc: "a stack top its assigned table does not need may go to another table that needs it (slot not reserved)"},
-		},
-		Build: func(params map[string]string) (solver.Strategy, error) {
-			return NewPriorityStrategy(load, params)
-		},
-	}
+	return Define("priority", "the priority table of Nanzaki & Shintani: per rank, operations tried in order",
+		PriorityParams{}, func(p PriorityParams) (solver.Strategy, error) {
+			return NewPriorityStrategy(load, p), nil
+		})
 }
 
 // PriorityStrategy is the priority kind's solver.Strategy: it loads its table
 // for the number of stacks of each session's rules.
 type PriorityStrategy struct {
-	load      TableLoader
-	table     string
-	overrides map[string]string
-	params    []solver.Param
+	load   TableLoader
+	params PriorityParams
 
 	mu     sync.Mutex
 	tables map[int]*Table // by number of stacks
@@ -61,25 +61,13 @@ type PriorityStrategy struct {
 
 // NewPriorityStrategy returns the priority strategy for params (see
 // PriorityKind); the table is loaded when a session starts.
-func NewPriorityStrategy(load TableLoader, params map[string]string) (*PriorityStrategy, error) {
-	s := &PriorityStrategy{load: load, table: params["table"], overrides: map[string]string{}, tables: map[int]*Table{}}
-	for k, v := range params {
-		if k == "table" {
-			continue
-		}
-		var o Options
-		if err := o.SetOption(k, v); err != nil {
-			return nil, err
-		}
-		s.overrides[k] = v
-	}
-	s.params = WithValues(PriorityKind(load).Params, params)
-	return s, nil
+func NewPriorityStrategy(load TableLoader, params PriorityParams) *PriorityStrategy {
+	return &PriorityStrategy{load: load, params: params, tables: map[int]*Table{}}
 }
 
 // Info implements solver.Strategy.
 func (s *PriorityStrategy) Info() solver.Info {
-	return solver.Info{Name: "priority", Params: s.params}
+	return solver.Info{Name: "priority", Params: Declare(s.params)}
 }
 
 // Table returns the table the strategy plays with the given number of
@@ -90,17 +78,38 @@ func (s *PriorityStrategy) Table(stacks int) (*Table, error) {
 	if t, ok := s.tables[stacks]; ok {
 		return t, nil
 	}
-	t, err := s.load(s.table, stacks)
+	t, err := s.load(s.params.Table, stacks)
 	if err != nil {
 		return nil, err
 	}
-	for k, v := range s.overrides {
-		if err := t.Options.SetOption(k, v); err != nil {
-			return nil, err
-		}
+	overrides := Values(s.params)
+	delete(overrides, "table")
+	if err := Decode(&t.Options, overrides); err != nil {
+		return nil, err
 	}
 	s.tables[stacks] = t
 	return t, nil
+}
+
+// WriteFingerprint implements Fingerprinter: the table it plays for each
+// number of stacks among rules, options applied.
+func (s *PriorityStrategy) WriteFingerprint(w io.Writer, rules []solver.Rules) error {
+	done := map[int]bool{}
+	for _, r := range rules {
+		if done[r.Stacks] {
+			continue
+		}
+		done[r.Stacks] = true
+		t, err := s.Table(r.Stacks)
+		if errors.Is(err, solver.ErrNotApplicable) {
+			continue // it plays no game of these rules
+		}
+		if err != nil {
+			return err
+		}
+		t.WriteCanonical(w)
+	}
+	return nil
 }
 
 // Start implements solver.Strategy. A table written for other stacks than
@@ -140,9 +149,7 @@ func (s *PriorityStrategy) Label(stacks int) string {
 // WithTable returns the priority strategy with the table nameOrPath instead
 // of s's, and s's options: the same player with another table.
 func (s *PriorityStrategy) WithTable(nameOrPath string) (solver.Strategy, error) {
-	params := map[string]string{"table": nameOrPath}
-	for k, v := range s.overrides {
-		params[k] = v
-	}
-	return NewPriorityStrategy(s.load, params)
+	p := s.params
+	p.Table = nameOrPath
+	return NewPriorityStrategy(s.load, p), nil
 }

@@ -31,7 +31,8 @@ type Kind struct {
 // Registry holds the kinds of strategy calcsol can build. It is filled once
 // (built-ins, then plugins) and then only read.
 type Registry struct {
-	kinds map[string]Kind
+	kinds   map[string]Kind
+	presets map[string]Preset
 }
 
 // NewRegistry returns an empty registry.
@@ -47,6 +48,9 @@ func (r *Registry) Register(k Kind) error {
 	}
 	if _, dup := r.kinds[k.Name]; dup {
 		return fmt.Errorf("strategy kind %s registered twice", k.Name)
+	}
+	if _, dup := r.presets[k.Name]; dup {
+		return fmt.Errorf("strategy kind %s: a preset has that name", k.Name)
 	}
 	r.kinds[k.Name] = k
 	return nil
@@ -159,29 +163,45 @@ func (r *Registry) BuildSpec(spec string) (solver.Strategy, error) {
 	return r.BuildParts(parts)
 }
 
+// CheckLayer checks one layer of a strategy before anything is built: its
+// kind is known, can stand where it stands (a base first, wrappers after
+// it) and every parameter fits its declaration.
+func (r *Registry) CheckLayer(p Part, base bool) error {
+	k, ok := r.kinds[p.Kind]
+	if !ok {
+		return r.unknownKind(p.Kind)
+	}
+	switch {
+	case base && k.Build == nil:
+		return fmt.Errorf("strategy %s wraps another: write base+%s", p.Kind, p.Kind)
+	case !base && k.Wrap == nil:
+		return fmt.Errorf("strategy %s cannot wrap another (only a first part may be %s)", p.Kind, p.Kind)
+	}
+	if err := CheckParams(k.Params, p.Params); err != nil {
+		return fmt.Errorf("strategy %s: %w", p.Kind, err)
+	}
+	return nil
+}
+
 // BuildParts builds a base strategy and wraps it with each wrapper in turn.
 func (r *Registry) BuildParts(parts []Part) (solver.Strategy, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("no strategy named")
 	}
+	parts, err := r.Expand(parts)
+	if err != nil {
+		return nil, err
+	}
 	var s solver.Strategy
 	for i, p := range parts {
-		k, ok := r.kinds[p.Kind]
-		if !ok {
-			return nil, fmt.Errorf("unknown strategy kind %q (known: %s)", p.Kind, strings.Join(r.Names(), ", "))
+		if err := r.CheckLayer(p, i == 0); err != nil {
+			return nil, err
 		}
-		if err := CheckParams(k.Params, p.Params); err != nil {
-			return nil, fmt.Errorf("strategy %s: %w", p.Kind, err)
-		}
+		k := r.kinds[p.Kind]
 		var err error
-		switch {
-		case i == 0 && k.Build == nil:
-			return nil, fmt.Errorf("strategy %s wraps another: write base+%s", p.Kind, p.Kind)
-		case i > 0 && k.Wrap == nil:
-			return nil, fmt.Errorf("strategy %s cannot wrap another (only a first part may be %s)", p.Kind, p.Kind)
-		case i == 0:
+		if i == 0 {
 			s, err = k.Build(p.Params)
-		default:
+		} else {
 			s, err = k.Wrap(s, p.Params)
 		}
 		if err != nil {
@@ -192,12 +212,75 @@ func (r *Registry) BuildParts(parts []Part) (solver.Strategy, error) {
 }
 
 // CommandLine names a strategy as calcsol's commands take it: a spec
-// (--strategy) and, as parameters of the priority kind, a table (--table)
-// and table options as key=value (--option).
+// (--strategy), parameters of any layer as [KIND.]KEY=VALUE (--set), and
+// the priority kind's shorthands: a table (--table) and table options as
+// key=value (--option).
 type CommandLine struct {
 	Spec    string
+	Set     []string
 	Table   string
 	Options []string
+}
+
+// Parts returns the layers a command line names: the spec with each
+// --table, --option and --set applied (see Registry.Set).
+func (r *Registry) Parts(c CommandLine) ([]Part, error) {
+	parts, err := ParseSpec(c.Spec)
+	if err == nil {
+		parts, err = r.Expand(parts)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--strategy: %w", err)
+	}
+	if c.Table != "" || len(c.Options) > 0 {
+		if parts[0].Kind != "priority" {
+			return nil, fmt.Errorf("--table and --option go with --strategy priority, not %s (--set KIND.KEY=VALUE sets any layer's parameter)", parts[0].Kind)
+		}
+		if c.Table != "" {
+			parts[0].Params["table"] = c.Table
+		}
+		if err := parts[0].Set(c.Options); err != nil {
+			return nil, fmt.Errorf("--option %w", err)
+		}
+	}
+	if err := r.Set(parts, c.Set); err != nil {
+		return nil, fmt.Errorf("--set %w", err)
+	}
+	return parts, nil
+}
+
+// Set sets layers' parameters, each given as KIND.KEY=VALUE (the first
+// layer of that kind) or KEY=VALUE (the first layer whose kind declares
+// KEY), replacing any value the spec gave.
+func (r *Registry) Set(parts []Part, assignments []string) error {
+	for _, a := range assignments {
+		lhs, v, ok := strings.Cut(a, "=")
+		if !ok {
+			return fmt.Errorf("%q: want [KIND.]KEY=VALUE", a)
+		}
+		kind, key, scoped := strings.Cut(strings.TrimSpace(lhs), ".")
+		if !scoped {
+			kind, key = "", kind
+		}
+		i := slices.IndexFunc(parts, func(p Part) bool {
+			if scoped {
+				return p.Kind == kind
+			}
+			k, ok := r.kinds[p.Kind]
+			return ok && slices.ContainsFunc(k.Params, func(d solver.Param) bool { return d.Name == key })
+		})
+		switch {
+		case i < 0 && scoped:
+			return fmt.Errorf("%q: the strategy has no %s layer (%s)", a, kind, FormatSpec(parts))
+		case i < 0:
+			return fmt.Errorf("%q: no layer of %s declares %s", a, FormatSpec(parts), key)
+		}
+		if parts[i].Params == nil {
+			parts[i].Params = map[string]string{}
+		}
+		parts[i].Params[key] = strings.TrimSpace(v)
+	}
+	return nil
 }
 
 // Build builds the strategy a command line names for rules, and the label
@@ -205,20 +288,9 @@ type CommandLine struct {
 // and the options that differ from the defaults. A priority table must fit
 // rules, so that a wrong table fails before any game.
 func (r *Registry) Build(c CommandLine, rules solver.Rules) (solver.Strategy, string, error) {
-	parts, err := ParseSpec(c.Spec)
+	parts, err := r.Parts(c)
 	if err != nil {
-		return nil, "", fmt.Errorf("--strategy: %w", err)
-	}
-	if c.Table != "" || len(c.Options) > 0 {
-		if parts[0].Kind != "priority" {
-			return nil, "", fmt.Errorf("--table and --option go with --strategy priority, not %s", parts[0].Kind)
-		}
-		if c.Table != "" {
-			parts[0].Params["table"] = c.Table
-		}
-		if err := parts[0].Set(c.Options); err != nil {
-			return nil, "", fmt.Errorf("--option %w", err)
-		}
+		return nil, "", err
 	}
 	s, err := r.BuildParts(parts)
 	if err != nil {
@@ -298,14 +370,119 @@ func CheckValue(p solver.Param, v string) error {
 	return nil
 }
 
-// WithValues returns params with each Value replaced by the value given, for
-// an Info that reports what a strategy was built with.
-func WithValues(params []solver.Param, given map[string]string) []solver.Param {
-	out := slices.Clone(params)
-	for i := range out {
-		if v, ok := given[out[i].Name]; ok {
-			out[i].Value = v
+// Preset is a named strategy: a spec under a name that commands and configs
+// take wherever a strategy goes (--strategy best-4p, strategy: best-4p).
+type Preset struct {
+	Name string
+	Spec string
+	// Rules names the rule variant the preset is meant for ("4 stacks,
+	// A 2 3 4 pre-placed"); Doc says what it is; Measured what it won and
+	// what it cost, and where.
+	Rules, Doc, Measured string
+}
+
+// RegisterPreset adds a preset; its name may be neither a kind's nor
+// another preset's, and its spec must parse.
+func (r *Registry) RegisterPreset(p Preset) error {
+	if p.Name == "" || strings.ContainsAny(p.Name, "+:,= ") {
+		return fmt.Errorf("preset %q: a name is one word without + : , =", p.Name)
+	}
+	if _, dup := r.kinds[p.Name]; dup {
+		return fmt.Errorf("preset %s: a strategy kind has that name", p.Name)
+	}
+	if _, dup := r.presets[p.Name]; dup {
+		return fmt.Errorf("preset %s registered twice", p.Name)
+	}
+	if _, err := ParseSpec(p.Spec); err != nil {
+		return fmt.Errorf("preset %s: %w", p.Name, err)
+	}
+	if r.presets == nil {
+		r.presets = map[string]Preset{}
+	}
+	r.presets[p.Name] = p
+	return nil
+}
+
+// Presets returns the presets, sorted by name.
+func (r *Registry) Presets() []Preset {
+	ps := make([]Preset, 0, len(r.presets))
+	for _, p := range r.presets {
+		ps = append(ps, p)
+	}
+	slices.SortFunc(ps, func(a, b Preset) int { return cmp.Compare(a.Name, b.Name) })
+	return ps
+}
+
+// Expand replaces a preset that begins parts by the layers of its spec
+// ("best-4p+endgame" is the preset's strategy with one more wrapper). A
+// preset takes no parameters of its own (--set sets those of its layers),
+// and stands only first.
+func (r *Registry) Expand(parts []Part) ([]Part, error) {
+	for i, p := range parts {
+		pr, ok := r.presets[p.Kind]
+		switch {
+		case !ok:
+			continue
+		case i > 0:
+			return nil, fmt.Errorf("preset %s is a whole strategy: it can only come first (%s+…)", p.Kind, p.Kind)
+		case len(p.Params) > 0:
+			return nil, fmt.Errorf("preset %s takes no parameters: set those of its layers with --set KIND.KEY=VALUE (%s is %s)", p.Kind, p.Kind, pr.Spec)
+		}
+		base, _ := ParseSpec(pr.Spec) // checked by RegisterPreset
+		return append(base, parts[1:]...), nil
+	}
+	return parts, nil
+}
+
+// unknownKind is the error for a name that is neither a kind nor a preset:
+// the closest name when one is near, else every name.
+func (r *Registry) unknownKind(name string) error {
+	all := append(r.Names(), r.presetNames()...)
+	best, bestD := "", 3 // at most two edits away
+	for _, n := range all {
+		if d := editDistance(name, n); d < bestD {
+			best, bestD = n, d
 		}
 	}
-	return out
+	if best != "" {
+		return fmt.Errorf("unknown strategy kind %q (did you mean %s? calcsol strategies lists them all)", name, best)
+	}
+	if len(r.presets) > 0 {
+		return fmt.Errorf("unknown strategy kind %q (kinds: %s; presets: %s)", name, strings.Join(r.Names(), ", "), strings.Join(r.presetNames(), ", "))
+	}
+	return fmt.Errorf("unknown strategy kind %q (known: %s)", name, strings.Join(r.Names(), ", "))
+}
+
+// editDistance is the Levenshtein distance of a and b, with a swap of two
+// neighbours counting one edit (Damerau's transposition).
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
+
+func (r *Registry) presetNames() []string {
+	var names []string
+	for _, p := range r.Presets() {
+		names = append(names, p.Name)
+	}
+	return names
 }

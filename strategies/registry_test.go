@@ -32,6 +32,13 @@ func TestBuild(t *testing.T) {
 		{"option without =", strategies.CommandLine{Spec: "priority", Options: []string{"deadlock_check"}}, three, "", `--option "deadlock_check": want key=value`},
 		{"unknown option", strategies.CommandLine{Spec: "priority", Options: []string{"foo=bar"}}, three, "", "strategy priority: unknown parameter \"foo\""},
 		{"table too narrow", strategies.CommandLine{Spec: "priority", Table: "nanzaki-shintani-4"}, three, "", "stacks"},
+		{"set by kind", strategies.CommandLine{Spec: "priority", Set: []string{"priority.table=nanzaki-shintani-4"}}, four, "priority/nanzaki-shintani-4", ""},
+		{"set by key", strategies.CommandLine{Spec: "priority", Set: []string{"deadlock_check=exact"}}, three, "priority/nanzaki-shintani (deadlock_check=exact)", ""},
+		{"set replaces the spec's", strategies.CommandLine{Spec: "priority:deadlock_check=none", Set: []string{"deadlock_check=exact"}}, three, "priority/nanzaki-shintani (deadlock_check=exact)", ""},
+		{"set on a missing layer", strategies.CommandLine{Spec: "priority", Set: []string{"endgame.k=4"}}, three, "", `--set "endgame.k=4": the strategy has no endgame layer (priority)`},
+		{"set an undeclared key", strategies.CommandLine{Spec: "greedy", Set: []string{"k=4"}}, three, "", `--set "k=4": no layer of greedy declares k`},
+		{"set without =", strategies.CommandLine{Spec: "priority", Set: []string{"table"}}, three, "", `--set "table": want [KIND.]KEY=VALUE`},
+		{"set a bad value", strategies.CommandLine{Spec: "priority", Set: []string{"priority.deadlock_check=maybe"}}, three, "", `parameter deadlock_check: "maybe" is not one of`},
 	}
 	reg := configs.Strategies()
 	for _, tt := range tests {

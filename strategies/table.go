@@ -169,17 +169,17 @@ const (
 type Options struct {
 	// TxRespectsReservation forbids Tx when a stacked card is already
 	// assigned to (reserves) that slot. DefaultOptions sets it.
-	TxRespectsReservation bool
+	TxRespectsReservation bool `param:"tx_respects_reservation"`
 	// Check is the deadlock check before stacking.
-	Check CheckMode
+	Check CheckMode `param:"deadlock_check" choices:"partial,exact,none"`
 	// OnExhausted is what happens when no operation is legal.
-	OnExhausted ExhaustedMode
+	OnExhausted ExhaustedMode `param:"on_exhausted" choices:"lose,last-stack"`
 	// ReassignTops lets a stack top that its assigned table does not need
 	// go to another table that needs its rank now, when no stacked card
 	// reserves that slot; the card's reservation moves with it. The rules
 	// allow it (a top may go to any table that needs it); the paper's
 	// assignments never change, so DefaultOptions leaves it off.
-	ReassignTops bool
+	ReassignTops bool `param:"reassign_tops"`
 }
 
 // DefaultOptions are calcsol's faithful reading of the paper (docs/priority.md).
@@ -188,44 +188,10 @@ func DefaultOptions() Options {
 }
 
 // SetOption sets one option by its config name ("tx_respects_reservation",
-// "deadlock_check", "on_exhausted", "reassign_tops").
+// "deadlock_check", "on_exhausted", "reassign_tops"), as PriorityParams
+// declare them.
 func (o *Options) SetOption(key, value string) error {
-	switch key {
-	case "tx_respects_reservation":
-		return setBool(&o.TxRespectsReservation, key, value)
-	case "deadlock_check":
-		switch m := CheckMode(value); m {
-		case CheckPartial, CheckExact, CheckNone:
-			o.Check = m
-		default:
-			return fmt.Errorf("option %s: %q is not partial, exact or none", key, value)
-		}
-	case "on_exhausted":
-		switch m := ExhaustedMode(value); m {
-		case ExhaustLose, ExhaustLastStack:
-			o.OnExhausted = m
-		default:
-			return fmt.Errorf("option %s: %q is not lose or last-stack", key, value)
-		}
-	case "reassign_tops":
-		return setBool(&o.ReassignTops, key, value)
-	default:
-		return fmt.Errorf("unknown option %q (want tx_respects_reservation, deadlock_check, on_exhausted or reassign_tops)", key)
-	}
-	return nil
-}
-
-// setBool sets the boolean option key from value, "true" or "false".
-func setBool(dst *bool, key, value string) error {
-	switch value {
-	case "true":
-		*dst = true
-	case "false":
-		*dst = false
-	default:
-		return fmt.Errorf("option %s: %q is not true or false", key, value)
-	}
-	return nil
+	return Decode(o, map[string]string{key: value})
 }
 
 // String writes the options as key=value pairs (reassign_tops only when
@@ -242,18 +208,12 @@ func (o Options) String() string {
 
 // Diff lists, as key=value pairs, the options of o that differ from base.
 func (o Options) Diff(base Options) string {
+	mine, theirs := Values(o), Values(base)
 	var parts []string
-	if o.TxRespectsReservation != base.TxRespectsReservation {
-		parts = append(parts, fmt.Sprintf("tx_respects_reservation=%t", o.TxRespectsReservation))
-	}
-	if o.Check != base.Check {
-		parts = append(parts, "deadlock_check="+string(o.Check))
-	}
-	if o.OnExhausted != base.OnExhausted {
-		parts = append(parts, "on_exhausted="+string(o.OnExhausted))
-	}
-	if o.ReassignTops != base.ReassignTops {
-		parts = append(parts, fmt.Sprintf("reassign_tops=%t", o.ReassignTops))
+	for _, p := range Declare(o) {
+		if mine[p.Name] != theirs[p.Name] {
+			parts = append(parts, p.Name+"="+mine[p.Name])
+		}
 	}
 	return strings.Join(parts, " ")
 }

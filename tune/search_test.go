@@ -26,7 +26,7 @@ func corpus(t *testing.T, count int, seed uint64) *Corpus {
 // build plays a candidate's table with its parameters as table options.
 func build(c Candidate) (solver.Strategy, error) {
 	load := func(string, int) (*strategies.Table, error) { return CloneTable(c.Table), nil }
-	return strategies.NewPriorityStrategy(load, c.Params)
+	return strategies.PriorityKind(load).Build(c.Params)
 }
 
 func testOptions(t *testing.T, evals int, workers int) Options {

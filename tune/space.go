@@ -75,29 +75,34 @@ func (c Candidate) Key() string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// The table options a move may change, with their values.
-var optionValues = map[string][]string{
-	"tx_respects_reservation": {"true", "false"},
-	"deadlock_check":          {string(strategies.CheckPartial), string(strategies.CheckExact), string(strategies.CheckNone)},
-	"on_exhausted":            {string(strategies.ExhaustLose), string(strategies.ExhaustLastStack)},
-}
-
-// OptionNames lists the table options a Space may tune.
+// OptionNames lists the table options a Space may tune: those that
+// strategies.Options declares, less reassign_tops, which changes which moves
+// are legal for a top rather than how a table is read.
 func OptionNames() []string {
-	return []string{"tx_respects_reservation", "deadlock_check", "on_exhausted"}
+	var names []string
+	for _, p := range strategies.Declare(strategies.Options{}) {
+		if p.Name != "reassign_tops" {
+			names = append(names, p.Name)
+		}
+	}
+	return names
 }
 
-func optionValue(o strategies.Options, name string) string {
-	switch name {
-	case "tx_respects_reservation":
-		return strconv.FormatBool(o.TxRespectsReservation)
-	case "deadlock_check":
-		return string(o.Check)
-	case "on_exhausted":
-		return string(o.OnExhausted)
+// optionValues lists the values a move may give the table option name, as
+// its declaration says.
+func optionValues(name string) []string {
+	for _, p := range strategies.Declare(strategies.Options{}) {
+		if p.Name == name && p.Kind == solver.ParamBool {
+			return []string{"true", "false"}
+		}
+		if p.Name == name {
+			return p.Choices
+		}
 	}
-	return ""
+	return nil
 }
+
+func optionValue(o strategies.Options, name string) string { return strategies.Values(o)[name] }
 
 // Space is what the search may change, and how: its neighbourhood.
 //
@@ -134,7 +139,7 @@ func (s *Space) Check(start Candidate) error {
 		}
 	}
 	for _, o := range s.Options {
-		if _, ok := optionValues[o]; !ok {
+		if !slices.Contains(OptionNames(), o) {
 			return fmt.Errorf("unknown table option %q (want %s)", o, strings.Join(OptionNames(), ", "))
 		}
 	}
@@ -251,7 +256,7 @@ func (s *Space) Kick(rng *rand.Rand, c Candidate, n int) (Candidate, string, err
 func (s *Space) apply(rng *rand.Rand, k moveKind, n *Candidate) (string, bool) {
 	switch k.name {
 	case "option":
-		vals := optionValues[k.which]
+		vals := optionValues(k.which)
 		cur := optionValue(n.Table.Options, k.which)
 		v := otherValue(rng, vals, cur)
 		if err := n.Table.Options.SetOption(k.which, v); err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/calcsol/calcsol/internal/exitcode"
 	"github.com/calcsol/calcsol/internal/flagconfig"
 	"github.com/calcsol/calcsol/internal/interrupt"
+	"github.com/calcsol/calcsol/tournament"
 )
 
 // badInput makes an input error: exit status 2 (see exitcode.BadInput).
@@ -47,6 +48,13 @@ var configFile string
 
 func init() {
 	rootCmd.PersistentFlags().StringVar(&configFile, "config", "", "config file (default ./calcsol.yaml or $HOME/.config/calcsol/calcsol.yaml)")
+	// The module version, the VCS revision when built from a checkout, the
+	// Go version and the executable's checksum: what a report's manifest
+	// records as the program. Computed only when asked for (it reads the
+	// executable).
+	rootCmd.Version = "calcsol"
+	cobra.AddTemplateFunc("programVersion", tournament.ProgramVersion)
+	rootCmd.SetVersionTemplate("{{programVersion}}\n")
 }
 
 // applyConfig fills every flag of cmd not given on the command line from

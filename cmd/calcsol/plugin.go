@@ -10,7 +10,7 @@ import (
 func init() {
 	pluginCmd := &cobra.Command{
 		Use:   "plugin",
-		Short: "Strategy plugins: serve a built-in strategy over the plugin protocol",
+		Short: "Strategy plugins: start a plugin project; serve a built-in strategy over the protocol",
 		Long: `A strategy plugin is a program that calcsol starts and asks for moves over
 its plugin protocol (docs/plugins.md); a tournament names one with kind plugin.`,
 	}
@@ -39,6 +39,6 @@ calcsol starts this command itself as a plugin; run by hand it says so and exits
 			return nil
 		},
 	}
-	pluginCmd.AddCommand(serveCmd)
+	pluginCmd.AddCommand(serveCmd, newPluginInitCmd())
 	rootCmd.AddCommand(pluginCmd)
 }

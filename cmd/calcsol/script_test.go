@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -71,10 +73,28 @@ func TestScripts(t *testing.T) {
 					return err
 				}
 			}
+			// The plugin quick-start builds a Go plugin against this
+			// checkout (plugin init --calcsol, set as calcsol's config
+			// would), offline: from the module cache, no proxy.
+			for k, v := range goEnv() {
+				env.Setenv(k, v)
+			}
 			return nil
 		},
 	})
 }
+
+// goEnv is the environment a script's go build needs: this checkout for
+// plugin init, the real module and build caches, and no network.
+var goEnv = sync.OnceValue(func() map[string]string {
+	root, _ := filepath.Abs("../..")
+	env := map[string]string{"CALCSOL_PLUGIN_INIT_CALCSOL": root, "GOPROXY": "off", "GOFLAGS": "-mod=readonly"}
+	out, err := exec.Command("go", "env", "GOMODCACHE", "GOCACHE", "GOPATH").Output()
+	if vals := strings.Split(strings.TrimSpace(string(out)), "\n"); err == nil && len(vals) == 3 {
+		env["GOMODCACHE"], env["GOCACHE"], env["GOPATH"] = vals[0], vals[1], vals[2]
+	}
+	return env
+})
 
 // status CODE PROG ARGS... runs PROG like exec and wants exit status CODE
 // (calcsol: 2 for bad input, 130 when interrupted).

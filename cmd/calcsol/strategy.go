@@ -12,12 +12,13 @@ import (
 	"github.com/calcsol/calcsol/strategies"
 )
 
-// addStrategyFlags registers --strategy, --table and --option on cmd.
+// addStrategyFlags registers --strategy, --set, --table and --option on cmd.
 func addStrategyFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.String("strategy", "priority", "strategy to play: a kind ("+strings.Join(strategyRegistry().Names(), ", ")+"),\noptionally with parameters: priority:deadlock_check=exact")
-	f.String("table", "", "priority table: a YAML file or a shipped name ("+strings.Join(configs.PriorityNames(), ", ")+");\ndefault: the shipped table for the number of stacks")
-	f.StringArray("option", nil, "override a table option, key=value (tx_respects_reservation, deadlock_check, on_exhausted, reassign_tops); repeatable")
+	f.String("strategy", "priority", "strategy to play: a kind ("+strings.Join(strategyRegistry().Names(), ", ")+"),\noptionally with parameters and wrappers: priority:deadlock_check=exact+endgame:k=4")
+	f.StringArray("set", nil, "set a parameter of the strategy's KIND layer (or of the first layer that has KEY),\n[KIND.]KEY=VALUE: --set endgame.k=6; repeatable (calcsol strategies lists them)")
+	f.String("table", "", "priority table (shorthand for --set priority.table=NAME): a YAML file or a shipped name ("+strings.Join(configs.PriorityNames(), ", ")+");\ndefault: the shipped table for the number of stacks")
+	f.StringArray("option", nil, "override a table option (shorthand for --set priority.KEY=VALUE), key=value\n(tx_respects_reservation, deadlock_check, on_exhausted, reassign_tops); repeatable")
 }
 
 // newStrategy builds the strategy named by cmd's flags and a label that
@@ -25,6 +26,7 @@ func addStrategyFlags(cmd *cobra.Command) {
 func newStrategy(cmd *cobra.Command, r solver.Rules) (solver.Strategy, string, error) {
 	var c strategies.CommandLine
 	c.Spec, _ = cmd.Flags().GetString("strategy")
+	c.Set, _ = cmd.Flags().GetStringArray("set")
 	c.Table, _ = cmd.Flags().GetString("table")
 	c.Options, _ = cmd.Flags().GetStringArray("option")
 	s, label, err := strategyRegistry().Build(c, r)

@@ -67,7 +67,7 @@ func TestTournamentBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"bad kind", []string{"testdata/tournament/bad-kind.yaml"}, `calcsol: testdata/tournament/bad-kind.yaml:3: strategies[1] (mine): unknown strategy kind "prioirty"`},
+		{"bad kind", []string{"testdata/tournament/bad-kind.yaml"}, `calcsol: testdata/tournament/bad-kind.yaml:3: strategies[1].strategy: unknown strategy kind "prioirty"`},
 		{"no config", []string{"nonexistent.yaml"}, "nonexistent.yaml: no such file"},
 		{"format", []string{"--format", "xml"}, `--format "xml": want one of table, markdown, csv, json`},
 		{"shard", []string{"--shard", "4/3"}, `--shard: shard "4/3": want k/N`},
