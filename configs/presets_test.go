@@ -22,9 +22,14 @@ func TestPresets(t *testing.T) {
 		"fast-3":  {"tournament-full.yaml", "tuned-3x+reassign+rescue+endgame"},
 	}
 	reg := builtInKinds()
-	presets := reg.Presets()
+	presets := Presets()
 	if len(presets) != len(measuredBy) {
 		t.Errorf("%d presets, want %d", len(presets), len(measuredBy))
+	}
+	for _, name := range PriorityNames() {
+		if _, err := reg.BuildSpec(name); err != nil {
+			t.Errorf("table %s as a preset: %v", name, err)
+		}
 	}
 	for _, p := range presets {
 		if _, err := reg.BuildSpec(p.Name); err != nil {
@@ -80,6 +85,7 @@ func TestPresetUse(t *testing.T) {
 		{"priority+fast-3", "", "preset fast-3 is a whole strategy: it can only come first"},
 		{"fsat-3", "", `unknown strategy kind "fsat-3" (did you mean fast-3? calcsol strategies lists them all)`},
 		{"oracle", "", `unknown strategy kind "oracle" (kinds: deadlock-graph, endgame, greedy, pimc, priority, random, rescue, sample; presets: best-3, `},
+		{"tuned-3+endgame", "priority:table=tuned-3+endgame", ""},
 	}
 	for _, tc := range tests {
 		parts, err := reg.Parts(strategies.CommandLine{Spec: tc.spec})

@@ -315,9 +315,18 @@ func LoadPriorityFor(nameOrPath string, stacks int) (*strategies.Table, error) {
 
 // Strategies returns the registry of the strategies built into calcsol,
 // priority tables read by LoadPriorityFor, with the shipped presets (some
-// of whose layers are kinds registered later: the searching players).
+// of whose layers are kinds registered later: the searching players), and
+// each shipped table's name as a preset of the priority strategy playing
+// it (tuned-3 is priority:table=tuned-3).
 func Strategies() *strategies.Registry {
 	r := strategies.Builtins(LoadPriorityFor)
+	for _, name := range PriorityNames() {
+		p := strategies.Preset{Name: name, Spec: "priority:table=" + name,
+			Doc: "the priority strategy with the shipped table " + name + " (calcsol table show " + name + ")"}
+		if err := r.RegisterPreset(p); err != nil {
+			panic(fmt.Sprintf("configs: table %s: %v", name, err)) // shipped: a test builds them
+		}
+	}
 	for _, p := range Presets() {
 		if err := r.RegisterPreset(p); err != nil {
 			panic(fmt.Sprintf("configs/presets.yaml: %v", err)) // shipped: a test reads it

@@ -124,8 +124,14 @@ func writeKinds(w io.Writer, kinds []strategies.Kind, presets []strategies.Prese
 			}
 			fmt.Fprintln(w, "Presets (--strategy NAME; a preset may be followed by more wrappers: NAME+…):")
 		}
-		fmt.Fprintf(w, "\n%s (preset): %s\n%s\n%s\n", p.Name, p.Rules, textblock.Wrap(p.Doc, 98),
-			textblock.Wrap("measured: "+p.Measured, 98))
+		fmt.Fprintf(w, "\n%s (preset)", p.Name)
+		if p.Rules != "" {
+			fmt.Fprintf(w, ": %s", p.Rules)
+		}
+		fmt.Fprintf(w, "\n%s\n", textblock.Wrap(p.Doc, 98))
+		if p.Measured != "" {
+			fmt.Fprintln(w, textblock.Wrap("measured: "+p.Measured, 98))
+		}
 		fmt.Fprintln(w, textblock.Indent(textblock.Wrap(strings.ReplaceAll(p.Spec, "+", " +"), 94), "  "))
 	}
 	return nil
