@@ -48,9 +48,9 @@ type MatchResult struct {
 	// (the last batch may run past the decision: those are not counted);
 	// Limit, the most that could be (the corpus, or Max).
 	Decks, Played, Limit int
-	A, B          MatchSide
-	OnlyA, OnlyB  int
-	Verdict       stats.Verdict
+	A, B                 MatchSide
+	OnlyA, OnlyB         int
+	Verdict              stats.Verdict
 	// Order is the deck indexes counted, in the order of play.
 	Order []int
 }
