@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/calcsol/calcsol/tournament/stats"
 )
 
 // BaselineFormat names the baseline file format.
@@ -346,7 +348,7 @@ func (t *Tournament) Regress(ctx context.Context, b *Baseline, opt RunOptions) (
 			onlyBase += popcount(w.won[k] &^ x.Won[k])
 			onlyNow += popcount(x.Won[k] &^ w.won[k])
 		}
-		ch.P = McNemarExact(onlyBase, onlyNow)
+		ch.P = stats.McNemarExact(onlyBase, onlyNow)
 		if ch.Stochastic {
 			ch.Failed = onlyBase > onlyNow && ch.P < RegressAlpha
 		} else {

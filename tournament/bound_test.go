@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/tournament/stats"
 )
 
 // boundPlan is testPlan with a second corpus on which only greedy is
@@ -95,7 +96,7 @@ func TestEfficiency(t *testing.T) {
 	want := Efficiency{Strategy: "greedy", Corpus: "small", Rules: "4-preplaced", Bound: "test bound", Games: n,
 		Winnable: wantW, Unknown: wantU, Unwinnable: wantL, WinsWinnable: len(won) - 1, WinsUnknown: 1}
 	want.Rate = float64(want.WinsWinnable) / float64(wantW)
-	want.CILow, want.CIHigh = Wilson(want.WinsWinnable, wantW, Z95)
+	want.CILow, want.CIHigh = stats.Wilson(want.WinsWinnable, wantW, stats.Z95)
 	if diff := cmp.Diff(want, g); diff != "" {
 		t.Errorf("greedy's efficiency (-want +got):\n%s", diff)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/tournament/stats"
 )
 
 // serial plays the decks one by one with solver.Play: the reference that
@@ -236,7 +237,7 @@ func TestSummarize(t *testing.T) {
 		{Deck: 3, Won: true, Placed: 52},
 	}
 	got := Summarize(res, 2e9)
-	lo, hi := Wilson(2, 4, Z95)
+	lo, hi := stats.Wilson(2, 4, stats.Z95)
 	want := Summary{Games: 4, Wins: 2, Failures: 1, Rate: 0.5, Lo: lo, Hi: hi,
 		MeanPlaced: 151.0 / 4, Elapsed: 2e9, GamesPerSec: 2}
 	if got != want {

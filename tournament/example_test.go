@@ -59,14 +59,6 @@ func ExampleEvaluate() {
 	// {"v":1,"strategy":"table-first","corpus":"example","corpus_sha256":"none","rules":"4-preplaced","deck":0,"won":false,"placed":15,"end":"stuck: the stock is empty and no stack top can move"}
 }
 
-func ExampleWilson() {
-	// Nanzaki & Shintani's figure: 16,720 wins in 30,000 games.
-	lo, hi := tournament.Wilson(16720, 30000, tournament.Z95)
-	fmt.Printf("55.73 %%, 95 %% CI [%.2f %%, %.2f %%]\n", 100*lo, 100*hi)
-	// Output:
-	// 55.73 %, 95 % CI [55.17 %, 56.29 %]
-}
-
 func ExampleMcNemar() {
 	// Two strategies on the same five decks.
 	a := []tournament.DeckResult{{Deck: 0, Won: true, Placed: 52}, {Deck: 1, Won: true, Placed: 52}, {Deck: 2, Placed: 40}, {Deck: 3, Won: true, Placed: 52}, {Deck: 4, Placed: 12}}
@@ -80,17 +72,6 @@ func ExampleMcNemar() {
 	fmt.Printf("only A won %d, only B won %d, p = %.3f\n", onlyA, onlyB, p)
 	// Output:
 	// only A won 2, only B won 0, p = 0.500
-}
-
-func ExampleDifferenceEstimate() {
-	// A player known on all 30,000 decks (20,230 won), a stronger one played
-	// so far on 3,000 of them: 71 decks only the first won, 264 only the
-	// second. The second's rate on all 30,000, estimated:
-	p := tournament.Paired{Games: 3000, Both: 1972, OnlyA: 71, OnlyB: 264, Neither: 693}
-	est, lo, hi := tournament.DifferenceEstimate(20230, 30000, p)
-	fmt.Printf("%.2f %%, 95 %% CI [%.2f %%, %.2f %%]\n", 100*est, 100*lo, 100*hi)
-	// Output:
-	// 73.87 %, 95 % CI [72.75 %, 74.98 %]
 }
 
 // A tournament: two strategies on the shipped 1,000-deck corpus with 4

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/calcsol/calcsol/tournament/stats"
 )
 
 // RunID says who played what under which rules: the identity every record of
@@ -164,9 +166,9 @@ type Comparison struct {
 	// LeftOut counts the decks only one run recorded, left out of the
 	// comparison (only when asked for: CompareRuns' common).
 	LeftOut [2]int
-	Paired
+	stats.Paired
 	// Diff is the rate of A minus the rate of B on the decks compared, with
-	// its 95 % interval (PairedDiff).
+	// its 95 % interval (stats.PairedDiff).
 	Diff, DiffLo, DiffHi float64
 	// Estimate, when one run recorded only a sample of the other's decks,
 	// estimates its rate on all of them (nil otherwise).
@@ -174,7 +176,7 @@ type Comparison struct {
 }
 
 // Extrapolation is a run's estimated win rate on all the decks another run
-// recorded, from the sample of them both recorded (DifferenceEstimate): the
+// recorded, from the sample of them both recorded (stats.DifferenceEstimate): the
 // shards of a long run played so far, against a finished run of another
 // strategy on the same corpus.
 type Extrapolation struct {
@@ -215,7 +217,7 @@ func CompareRuns(a, b []string, common bool) (Comparison, error) {
 	if c.Paired, err = Compare(ca, cb); err != nil {
 		return c, err
 	}
-	c.Diff, c.DiffLo, c.DiffHi = PairedDiff(c.Both, c.OnlyA, c.OnlyB, c.Neither)
+	c.Diff, c.DiffLo, c.DiffHi = stats.PairedDiff(c.Both, c.OnlyA, c.OnlyB, c.Neither)
 	c.Estimate = extrapolate(c.Paired, c.LeftOut, all)
 	return c, nil
 }
@@ -223,8 +225,8 @@ func CompareRuns(a, b []string, common bool) (Comparison, error) {
 // extrapolate estimates the rate of the run whose decks are a sample of the
 // other's (leftOut 0 for it, not for the other) on all the other's decks
 // (all: each run's records), when the sample is large enough
-// (MinEstimateSample); nil otherwise.
-func extrapolate(p Paired, leftOut [2]int, all [2][]DeckResult) *Extrapolation {
+// (stats.MinEstimateSample); nil otherwise.
+func extrapolate(p stats.Paired, leftOut [2]int, all [2][]DeckResult) *Extrapolation {
 	run := -1
 	switch {
 	case leftOut[1] == 0 && leftOut[0] > 0:
@@ -233,12 +235,12 @@ func extrapolate(p Paired, leftOut [2]int, all [2][]DeckResult) *Extrapolation {
 		run = 0
 		p.OnlyA, p.OnlyB = p.OnlyB, p.OnlyA // B is now the run estimated
 	}
-	if run < 0 || p.Games < MinEstimateSample {
+	if run < 0 || p.Games < stats.MinEstimateSample {
 		return nil
 	}
 	known := all[1-run]
 	e := &Extrapolation{Run: run, Decks: len(known), Sample: p.Games}
-	e.Rate, e.Lo, e.Hi = DifferenceEstimate(Summarize(known, 0).Wins, len(known), p)
+	e.Rate, e.Lo, e.Hi = stats.DifferenceEstimate(Summarize(known, 0).Wins, len(known), p)
 	return e
 }
 

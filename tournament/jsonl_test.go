@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/calcsol/calcsol/tournament/stats"
 )
 
 var testID = RunID{Strategy: "greedy", Corpus: "small", CorpusSHA: "abc", Rules: "3-base"}
@@ -179,30 +181,30 @@ func TestCompareRuns(t *testing.T) {
 		name    string
 		a, b    []string
 		common  bool
-		want    Paired
+		want    stats.Paired
 		decks   []int  // the decks compared
 		leftOut [2]int // decks only one run recorded
 		err     string
 	}{
-		{"paired", files(pa), files(pb), false, Paired{Games: 3, Both: 1, OnlyA: 1, OnlyB: 1}, []int{0, 1, 2}, [2]int{}, ""},
-		{"itself", files(pa), files(pa), false, Paired{Games: 3, Both: 2, Neither: 1}, []int{0, 1, 2}, [2]int{}, ""},
-		{"missing", files(pa), files(filepath.Join(dir, "none.jsonl")), false, Paired{}, nil, [2]int{}, "none.jsonl: no such file"},
-		{"no file", files(pa), nil, false, Paired{}, nil, [2]int{}, "no file given"},
-		{"other rules", files(pa), files(write("four.jsonl", four, true, false, true)), false, Paired{}, nil, [2]int{}, "four.jsonl: the runs played different rules"},
-		{"other corpus", files(pa), files(write("corpus.jsonl", corpus, true, false, true)), false, Paired{}, nil, [2]int{}, "corpus.jsonl: the runs played different corpora"},
-		{"other length", files(pa), files(short), false, Paired{}, nil, [2]int{}, "the runs cover different decks (3 and 1, 1 recorded by both)"},
-		{"other length, common", files(pa), files(short), true, Paired{Games: 1, Both: 1}, []int{0}, [2]int{2, 0}, ""},
-		{"not records", files(pa), files(write("empty.jsonl", b)), false, Paired{}, nil, [2]int{}, "empty.jsonl: no records"},
-		{"shards", files(s1), files(s1b), false, Paired{Games: 3, Both: 1, OnlyA: 1, Neither: 1}, []int{0, 30, 60}, [2]int{}, ""},
-		{"other shard", files(s1), files(s2b), false, Paired{}, nil, [2]int{}, "different decks (3 and 3, 0 recorded by both)"},
-		{"other shard, common", files(s1), files(s2b), true, Paired{}, nil, [2]int{}, "different decks (3 and 3, 0 recorded by both)"},
-		{"two shards each, one a directory", files(s2, s1), files(s1b, filepath.Dir(s2b)), false, Paired{Games: 6, Both: 2, OnlyA: 2, OnlyB: 1, Neither: 1}, []int{0, 1, 30, 31, 60, 61}, [2]int{}, ""},
-		{"two shards against one, common", files(s1, s2), files(s1b), true, Paired{Games: 3, Both: 1, OnlyA: 1, Neither: 1}, []int{0, 30, 60}, [2]int{3, 0}, ""},
-		{"a deck twice", files(s1, s1), files(s1b), false, Paired{}, nil, [2]int{}, "deck 0 is recorded in " + s1 + " too"},
-		{"a shard being played, common", files(s1), files(filepath.Dir(torn), empty), true, Paired{Games: 2, OnlyA: 1, Neither: 1}, []int{0, 30}, [2]int{1, 0}, ""},
-		{"a torn file", files(s1), files(filepath.Join(dir, "torn.jsonl")), true, Paired{}, nil, [2]int{}, "torn.jsonl: results line 3: incomplete last line"},
-		{"nothing recorded yet", files(s1), files(empty), true, Paired{}, nil, [2]int{}, "empty-shard: no records"},
-		{"two strategies", files(s1, s2b), files(s1b), false, Paired{}, nil, [2]int{}, "not one run"},
+		{"paired", files(pa), files(pb), false, stats.Paired{Games: 3, Both: 1, OnlyA: 1, OnlyB: 1}, []int{0, 1, 2}, [2]int{}, ""},
+		{"itself", files(pa), files(pa), false, stats.Paired{Games: 3, Both: 2, Neither: 1}, []int{0, 1, 2}, [2]int{}, ""},
+		{"missing", files(pa), files(filepath.Join(dir, "none.jsonl")), false, stats.Paired{}, nil, [2]int{}, "none.jsonl: no such file"},
+		{"no file", files(pa), nil, false, stats.Paired{}, nil, [2]int{}, "no file given"},
+		{"other rules", files(pa), files(write("four.jsonl", four, true, false, true)), false, stats.Paired{}, nil, [2]int{}, "four.jsonl: the runs played different rules"},
+		{"other corpus", files(pa), files(write("corpus.jsonl", corpus, true, false, true)), false, stats.Paired{}, nil, [2]int{}, "corpus.jsonl: the runs played different corpora"},
+		{"other length", files(pa), files(short), false, stats.Paired{}, nil, [2]int{}, "the runs cover different decks (3 and 1, 1 recorded by both)"},
+		{"other length, common", files(pa), files(short), true, stats.Paired{Games: 1, Both: 1}, []int{0}, [2]int{2, 0}, ""},
+		{"not records", files(pa), files(write("empty.jsonl", b)), false, stats.Paired{}, nil, [2]int{}, "empty.jsonl: no records"},
+		{"shards", files(s1), files(s1b), false, stats.Paired{Games: 3, Both: 1, OnlyA: 1, Neither: 1}, []int{0, 30, 60}, [2]int{}, ""},
+		{"other shard", files(s1), files(s2b), false, stats.Paired{}, nil, [2]int{}, "different decks (3 and 3, 0 recorded by both)"},
+		{"other shard, common", files(s1), files(s2b), true, stats.Paired{}, nil, [2]int{}, "different decks (3 and 3, 0 recorded by both)"},
+		{"two shards each, one a directory", files(s2, s1), files(s1b, filepath.Dir(s2b)), false, stats.Paired{Games: 6, Both: 2, OnlyA: 2, OnlyB: 1, Neither: 1}, []int{0, 1, 30, 31, 60, 61}, [2]int{}, ""},
+		{"two shards against one, common", files(s1, s2), files(s1b), true, stats.Paired{Games: 3, Both: 1, OnlyA: 1, Neither: 1}, []int{0, 30, 60}, [2]int{3, 0}, ""},
+		{"a deck twice", files(s1, s1), files(s1b), false, stats.Paired{}, nil, [2]int{}, "deck 0 is recorded in " + s1 + " too"},
+		{"a shard being played, common", files(s1), files(filepath.Dir(torn), empty), true, stats.Paired{Games: 2, OnlyA: 1, Neither: 1}, []int{0, 30}, [2]int{1, 0}, ""},
+		{"a torn file", files(s1), files(filepath.Join(dir, "torn.jsonl")), true, stats.Paired{}, nil, [2]int{}, "torn.jsonl: results line 3: incomplete last line"},
+		{"nothing recorded yet", files(s1), files(empty), true, stats.Paired{}, nil, [2]int{}, "empty-shard: no records"},
+		{"two strategies", files(s1, s2b), files(s1b), false, stats.Paired{}, nil, [2]int{}, "not one run"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -229,7 +231,7 @@ func TestCompareRuns(t *testing.T) {
 					t.Errorf("run %d compares decks %v, want %v", i, decks, tt.decks)
 				}
 			}
-			if d, _, _ := PairedDiff(c.Both, c.OnlyA, c.OnlyB, c.Neither); c.Diff != d {
+			if d, _, _ := stats.PairedDiff(c.Both, c.OnlyA, c.OnlyB, c.Neither); c.Diff != d {
 				t.Errorf("diff %v, want %v", c.Diff, d)
 			}
 		})
@@ -288,7 +290,7 @@ func TestCompareRunsEstimate(t *testing.T) {
 		if tc.run == 0 {
 			p.OnlyA, p.OnlyB = p.OnlyB, p.OnlyA
 		}
-		if est, lo, hi := DifferenceEstimate(334, 1000, p); e.Rate != est || e.Lo != lo || e.Hi != hi {
+		if est, lo, hi := stats.DifferenceEstimate(334, 1000, p); e.Rate != est || e.Lo != lo || e.Hi != hi {
 			t.Errorf("%s: %+v, want %v [%v, %v]", tc.name, e, est, lo, hi)
 		}
 		rate := float64(truth.Both+truth.OnlyB) / 1000 // the stronger run's own rate on all 1000
@@ -297,6 +299,6 @@ func TestCompareRunsEstimate(t *testing.T) {
 		}
 	}
 	if c, err := CompareRuns([]string{full}, []string{small}, true); err != nil || c.Estimate != nil {
-		t.Errorf("100 decks: estimate %+v, %v; want none (fewer than %d)", c.Estimate, err, MinEstimateSample)
+		t.Errorf("100 decks: estimate %+v, %v; want none (fewer than %d)", c.Estimate, err, stats.MinEstimateSample)
 	}
 }

@@ -3,8 +3,9 @@ package tournament
 import (
 	"fmt"
 	"math/bits"
-	"slices"
 	"strings"
+
+	"github.com/calcsol/calcsol/tournament/stats"
 )
 
 // Alpha is the family-wise significance level of a report's pairwise
@@ -119,7 +120,7 @@ func (ta *Tally) Report() Report {
 			row.MeanPlaced = float64(t.Placed) / float64(t.Games)
 			row.MsPerGame = t.Micros / 1e3 / float64(t.Games)
 		}
-		row.CILow, row.CIHigh = Wilson(t.Wins, t.Games, Z95)
+		row.CILow, row.CIHigh = stats.Wilson(t.Wins, t.Games, stats.Z95)
 		rep.Rows = append(rep.Rows, row)
 		if b := ta.bounds[i]; b != nil && c.Applicable {
 			rep.Efficiency = append(rep.Efficiency, efficiency(row, b, t))
@@ -157,7 +158,7 @@ func (ta *Tally) Report() Report {
 	for i := range rep.Pairs {
 		ps[i] = rep.Pairs[i].P
 	}
-	for i, adj := range Holm(ps) {
+	for i, adj := range stats.Holm(ps) {
 		p := &rep.Pairs[i]
 		p.PHolm = adj
 		if adj < Alpha {
@@ -187,42 +188,12 @@ func (ta *Tally) pair(i, j int) (Pair, bool) {
 		return p, false
 	}
 	p.Neither = p.Games - p.Both - p.OnlyA - p.OnlyB
-	p.Diff, p.DiffLo, p.DiffHi = PairedDiff(p.Both, p.OnlyA, p.OnlyB, p.Neither)
-	p.P = McNemarExact(p.OnlyA, p.OnlyB)
+	p.Diff, p.DiffLo, p.DiffHi = stats.PairedDiff(p.Both, p.OnlyA, p.OnlyB, p.Neither)
+	p.P = stats.McNemarExact(p.OnlyA, p.OnlyB)
 	return p, true
 }
 
 func popcount(w uint64) int { return Bitset{w}.Count() }
-
-// Holm adjusts p-values for multiple comparisons by Holm's step-down
-// procedure (S. Holm, "A simple sequentially rejective multiple test
-// procedure", Scandinavian Journal of Statistics 6 (1979) 65–70): sorted
-// ascending, the i-th smallest (0-based) of m becomes max over j ≤ i of
-// min(1, (m − j)·p(j)). Rejecting where the adjusted value is below α holds
-// the family-wise error rate at α.
-func Holm(p []float64) []float64 {
-	m := len(p)
-	order := make([]int, m)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case p[a] < p[b]:
-			return -1
-		case p[a] > p[b]:
-			return 1
-		}
-		return 0
-	})
-	out := make([]float64, m)
-	run := 0.0
-	for i, k := range order {
-		run = max(run, min(1, float64(m-i)*p[k]))
-		out[k] = run
-	}
-	return out
-}
 
 // efficiency counts a cell's decks and wins by the bound's verdicts.
 func efficiency(row Row, b *Bound, t *CellTally) Efficiency {
@@ -240,6 +211,6 @@ func efficiency(row Row, b *Bound, t *CellTally) Efficiency {
 	if e.Winnable > 0 {
 		e.Rate = float64(e.WinsWinnable) / float64(e.Winnable)
 	}
-	e.CILow, e.CIHigh = Wilson(e.WinsWinnable, e.Winnable, Z95)
+	e.CILow, e.CIHigh = stats.Wilson(e.WinsWinnable, e.Winnable, stats.Z95)
 	return e
 }

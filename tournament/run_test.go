@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -416,43 +415,6 @@ func TestReportPairsAndHolm(t *testing.T) {
 	// greedy and three are the same player: no discordant deck.
 	if p := rep.Pairs[0]; p.A != "greedy" || p.B != "three" || p.OnlyA+p.OnlyB != 0 || p.P != 1 || p.Winner != "" {
 		t.Errorf("greedy vs three: %+v", p)
-	}
-}
-
-func TestHolm(t *testing.T) {
-	tests := []struct{ in, want []float64 }{
-		{nil, []float64{}},
-		{[]float64{0.01}, []float64{0.01}},
-		// Holm's own kind of example: m = 4.
-		{[]float64{0.04, 0.001, 0.03, 0.5}, []float64{0.09, 0.004, 0.09, 0.5}},
-		{[]float64{0.3, 0.3, 0.3}, []float64{0.9, 0.9, 0.9}},
-	}
-	for _, tc := range tests {
-		got := Holm(tc.in)
-		if !cmp.Equal(got, tc.want, cmp.Comparer(func(a, b float64) bool { return a-b < 1e-12 && b-a < 1e-12 })) {
-			t.Errorf("Holm(%v) = %v, want %v", tc.in, got, tc.want)
-		}
-	}
-}
-
-func TestPairedDiff(t *testing.T) {
-	// A small table: the interval holds the difference and stays in [-1, 1].
-	d, lo, hi := PairedDiff(8, 5, 4, 3)
-	if math.Abs(d-0.05) > 1e-12 || !(lo < 0 && hi > 0) || lo < -0.3 || hi > 0.4 {
-		t.Errorf("(8,5,4,3): %g [%g, %g]", d, lo, hi)
-	}
-	// A large clear difference has an interval above zero that holds it.
-	d, lo, hi = PairedDiff(2000, 1500, 200, 26300)
-	if !(lo > 0 && lo < d && d < hi) || math.Abs(d-1300.0/30000) > 1e-12 {
-		t.Errorf("large: %g [%g, %g]", d, lo, hi)
-	}
-	// Symmetry: swapping the two runs negates the interval.
-	d2, lo2, hi2 := PairedDiff(2000, 200, 1500, 26300)
-	if math.Abs(d+d2) > 1e-12 || math.Abs(lo+hi2) > 1e-12 || math.Abs(hi+lo2) > 1e-12 {
-		t.Errorf("not symmetric: [%g, %g] and [%g, %g]", lo, hi, lo2, hi2)
-	}
-	if d, lo, hi := PairedDiff(0, 0, 0, 0); d != 0 || lo != -1 || hi != 1 {
-		t.Errorf("empty: %g [%g, %g]", d, lo, hi)
 	}
 }
 

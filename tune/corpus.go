@@ -1,7 +1,8 @@
 package tune
 
-// The tuner's corpora come through package tournament's: the same files,
-// shipped corpora and generators, with the same checksums.
+// The tuner's corpora come through package corpus, as every other
+// command's: the same files, shipped corpora and generators, with the same
+// checksums.
 
 import (
 	"bytes"
@@ -11,8 +12,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	deckcorpus "github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/solver"
-	"github.com/calcsol/calcsol/tournament"
 )
 
 // Corpus is a list of decks the tuner plays, with what identifies them.
@@ -56,13 +57,13 @@ func ParseCorpusSpec(data []byte, file string) (CorpusSpec, error) {
 
 // Generate makes the corpus the spec names, byte for byte the corpus
 // `calcsol corpus generate --deck standard52 --shuffle S --count N --seed X`
-// writes, with its checksum (through tournament.GenerateCorpus, the one
+// writes, with its checksum (through deckcorpus.GenerateCalculation, the one
 // generator of corpora made on the fly).
 func (s CorpusSpec) Generate(name string) (*Corpus, error) {
 	if s.Deck != "standard52" {
 		return nil, fmt.Errorf("corpus spec %s: deck kind %s: Calculation needs standard52", name, s.Deck)
 	}
-	tc, err := tournament.GenerateCorpus(name, "shuffle "+s.Shuffle, s.Seed, s.Count)
+	tc, err := deckcorpus.GenerateCalculation(name, "shuffle "+s.Shuffle, s.Seed, s.Count)
 	if err != nil {
 		return nil, fmt.Errorf("corpus spec %s: %w", name, err)
 	}
@@ -94,7 +95,7 @@ func LoadCorpus(arg string, specs func(name string) ([]byte, bool)) (*Corpus, er
 			return s.Generate(arg)
 		}
 	}
-	tc, err := tournament.LoadCorpus(arg, arg)
+	tc, err := deckcorpus.OpenCalculation(arg, arg)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
+	"github.com/calcsol/calcsol/tournament/stats"
 )
 
 // Report scores the start and the tuned candidate on decks the search never
@@ -14,9 +15,9 @@ type Report struct {
 	Corpus       CorpusInfo
 	Start, Tuned tournament.Summary
 	// Paired compares the tuned candidate (A) with the start (B).
-	Paired tournament.Paired
+	Paired stats.Paired
 	// Diff is the tuned rate minus the start's; Lo and Hi bound it at 95 %
-	// (tournament.PairedDiff).
+	// (stats.PairedDiff).
 	Diff, Lo, Hi float64
 }
 
@@ -45,7 +46,7 @@ func Test(ctx context.Context, test *Corpus, r solver.Rules, build func(Candidat
 		return nil, err
 	}
 	rep.Paired = p
-	rep.Diff, rep.Lo, rep.Hi = tournament.PairedDiff(p.Both, p.OnlyA, p.OnlyB, p.Neither)
+	rep.Diff, rep.Lo, rep.Hi = stats.PairedDiff(p.Both, p.OnlyA, p.OnlyB, p.Neither)
 	return rep, nil
 }
 

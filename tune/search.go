@@ -35,6 +35,7 @@ import (
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
 	"github.com/calcsol/calcsol/tournament"
+	"github.com/calcsol/calcsol/tournament/stats"
 )
 
 // AcceptRule says when a candidate beats the point it would replace, from
@@ -54,7 +55,7 @@ var DefaultAccept = AcceptRule{Alpha: 0.05}
 // Better reports whether a candidate that alone wins onlyCand decks beats an
 // incumbent that alone wins onlyInc, and McNemar's exact p-value.
 func (a AcceptRule) Better(onlyInc, onlyCand int) (bool, float64) {
-	p := tournament.McNemarExact(onlyInc, onlyCand)
+	p := stats.McNemarExact(onlyInc, onlyCand)
 	if a.Margin > 0 {
 		return onlyCand-onlyInc >= a.Margin, p
 	}
@@ -470,7 +471,7 @@ func (s *searcher) score(ctx context.Context, r *Record, next, cur *point) error
 				return err
 			}
 			oc, on := discordant(cur.run.won, first.won, k)
-			if p := tournament.McNemarExact(oc, on); oc > on && p < opt.RaceAlpha {
+			if p := stats.McNemarExact(oc, on); oc > on && p < opt.RaceAlpha {
 				r.Decks, r.Wins, r.OnlyCurrent, r.OnlyCandidate, r.P = k, first.wins, oc, on, p
 				return nil
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/calcsol/calcsol/internal/golden"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
+	"github.com/calcsol/calcsol/tournament/stats"
 )
 
 func TestNewSetup(t *testing.T) {
@@ -72,7 +73,7 @@ func TestSetupOutput(t *testing.T) {
 	rep := &Report{Corpus: CorpusInfo{Name: "test", About: "shuffle U, 10 decks, seed 3", Checksum: "cc"},
 		Start:  tournament.Summary{Wins: 4, Games: 10, Rate: 0.4, Lo: 0.17, Hi: 0.69},
 		Tuned:  tournament.Summary{Wins: 6, Games: 10, Rate: 0.6, Lo: 0.31, Hi: 0.83},
-		Paired: tournament.Paired{Games: 10, Both: 4, OnlyA: 2, Neither: 4, P: 0.5},
+		Paired: stats.Paired{Games: 10, Both: 4, OnlyA: 2, Neither: 4, P: 0.5},
 		Diff:   0.2, Lo: -0.1, Hi: 0.45}
 	tests := []struct {
 		name string

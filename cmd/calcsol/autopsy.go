@@ -12,10 +12,10 @@ import (
 
 	"github.com/calcsol/calcsol/clairvoyant"
 	"github.com/calcsol/calcsol/decks/corpora"
+	"github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/internal/progress"
 	"github.com/calcsol/calcsol/internal/texttable"
 	"github.com/calcsol/calcsol/solver"
-	"github.com/calcsol/calcsol/tournament"
 )
 
 var autopsyCmd = &cobra.Command{
@@ -106,7 +106,7 @@ func runAutopsy(cmd *cobra.Command, _ []string) error {
 		return badInput("--workers %d: want at least 1", workers)
 	}
 	corpusArg, _ := f.GetString("corpus")
-	c, err := tournament.LoadCorpus(corpusArg, corpusArg)
+	c, err := corpus.OpenCalculation(corpusArg, corpusArg)
 	if err != nil {
 		return badInput("%v", err)
 	}

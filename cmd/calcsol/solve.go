@@ -15,11 +15,11 @@ import (
 
 	"github.com/calcsol/calcsol/clairvoyant"
 	"github.com/calcsol/calcsol/decks/corpora"
+	"github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/internal/progress"
 	"github.com/calcsol/calcsol/internal/textblock"
 	"github.com/calcsol/calcsol/solver"
-	"github.com/calcsol/calcsol/tournament"
 )
 
 func newSolveCmd() *cobra.Command {
@@ -203,107 +203,48 @@ func runSolve(cmd *cobra.Command, _ []string) error {
 	return nil
 }
 
-// solveCorpus solves every deck of a corpus and prints the bound.
+// solveCorpus solves every deck of a corpus (clairvoyant.SolveCorpus) and
+// prints the bound.
 func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solver.Rules, budget clairvoyant.Budget, opts clairvoyant.Options) error {
 	f := cmd.Flags()
-	workers, _ := f.GetInt("workers")
-	if workers < 1 {
-		return badInput("--workers %d: want at least 1", workers)
+	job := clairvoyant.CorpusJob{Rules: rules, Budget: budget, Options: opts}
+	job.Workers, _ = f.GetInt("workers")
+	if job.Workers < 1 {
+		return badInput("--workers %d: want at least 1", job.Workers)
 	}
 	out, _ := f.GetString("out")
-	c, err := tournament.LoadCorpus(arg, arg)
+	c, err := corpus.OpenCalculation(arg, arg)
 	if err != nil {
 		return badInput("%w", err)
 	}
-	ds := c.Decks()
-	var prior []clairvoyant.Result
 	if resume, _ := f.GetString("resume"); resume != "" {
-		fh, err := os.Open(resume)
-		if err != nil {
-			return badInput("--resume: %v", err)
-		}
-		b, err := clairvoyant.ReadBoundFile(fh)
-		fh.Close()
-		if err != nil {
-			return badInput("--resume %s: %v", resume, err)
-		}
-		if prior, err = b.Settled(c.Checksum, rules, len(ds)); err != nil {
-			return badInput("--resume %s: %v", resume, err)
+		if job.Prior, err = settledIn(resume, c, rules); err != nil {
+			return err
 		}
 	}
-	first, _ := f.GetInt("start")
-	if first < 0 || first >= len(ds) {
-		return badInput("--start %d: want a deck index from 0 to %d", first, len(ds)-1)
+	job.Start, _ = f.GetInt("start")
+	if job.Start < 0 || job.Start >= c.Len {
+		return badInput("--start %d: want a deck index from 0 to %d", job.Start, c.Len-1)
 	}
-	opts.Start = first
-	var handoffNodes func() int64 // nil without --handoff
-	if specs, _ := f.GetStringArray("try"); len(specs) > 0 {
-		pilot, _ := f.GetInt("pilot")
-		if pilot < 0 || pilot > clairvoyant.MaxPilotLevel {
-			return badInput("--pilot %d: want a level from 0 (the strategy's own game) to %d", pilot, clairvoyant.MaxPilotLevel)
-		}
-		assign, _ := f.GetBool("pilot-assign")
-		if f.Changed("pilot-assign") && pilot == 0 {
-			return badInput("--pilot-assign needs --pilot 1 or more: it says how the pilot stacks")
-		}
-		var hand *clairvoyant.Handoff
-		if hs, _ := f.GetIntSlice("handoff"); len(hs) > 0 {
-			hn, _ := f.GetInt64("handoff-nodes")
-			if hn < 0 {
-				return badInput("--handoff-nodes %d: want 0 (no limit) or more", hn)
-			}
-			for _, h := range hs {
-				if h < 0 || h >= solver.DeckSize {
-					return badInput("--handoff %d: want a number of stock cards from 0 to %d", h, solver.DeckSize-1)
-				}
-			}
-			hand = &clairvoyant.Handoff{Stock: hs, Budget: clairvoyant.Budget{Nodes: hn}}
-		}
-		var ws clairvoyant.Witnesses
-		for _, spec := range specs {
-			s, err := strategyRegistry().BuildSpec(spec)
-			if err != nil {
-				return badInput("--try %s: %w", spec, err)
-			}
-			w, err := clairvoyant.NewStrategyWitness(ctx, s, rules)
-			if err != nil {
-				return badInput("--try %s: %w", spec, err)
-			}
-			defer w.Close()
-			if err := w.SetPilot(pilot, assign); err != nil {
-				return badInput("--try %s --pilot %d: %w", spec, pilot, err)
-			}
-			if hand != nil {
-				w.SetHandoff(*hand)
-			}
-			ws = append(ws, w)
-		}
-		if hand != nil {
-			handoffNodes = func() int64 {
-				var n int64
-				for _, w := range ws {
-					n += w.HandoffNodes()
-				}
-				return n
-			}
-		}
-		opts.Witness = ws.Line
-	} else {
-		for _, c := range []struct{ flag, why string }{
-			{"handoff", "the search takes over from the strategy's game"},
-			{"pilot", "the pilot plays the strategy's games"},
-			{"pilot-assign", "the pilot plays the strategy's games"},
-		} {
-			if f.Changed(c.flag) {
-				return badInput("--%s needs --try: %s", c.flag, c.why)
-			}
-		}
+	specs, _ := f.GetStringArray("try")
+	if err := tryFromFlags(cmd, specs, &job); err != nil {
+		return err
 	}
 	// The shared progress line, drawn only when standard error is a terminal.
-	bar := progress.Start(cmd.ErrOrStderr(), "decks", int64(len(ds)))
-	start := time.Now()
-	results, err := clairvoyant.SolveAll(ctx, ds, rules, opts, budget, workers, prior, bar.Count(0))
+	bar := progress.Start(cmd.ErrOrStderr(), "decks", int64(c.Len))
+	job.Progress = bar.Count(0)
+	res, err := clairvoyant.SolveCorpus(ctx, c, job)
 	bar.Stop()
+	var te *clairvoyant.TryError
+	if errors.As(err, &te) {
+		if te.Pilot {
+			return badInput("--try %s --pilot %d: %w", specs[te.Index], job.Pilot, te.Err)
+		}
+		return badInput("--try %s: %w", specs[te.Index], te.Err)
+	}
+	if res == nil {
+		return err
+	}
 	// Stopped by --timeout, or by Ctrl-C or SIGTERM with --out: what was
 	// settled is kept (the rest is unknown, as with a budget), so that
 	// --resume can go on from it.
@@ -311,31 +252,21 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !interrupted {
 		return err
 	}
-	elapsed := time.Since(start)
-	t := clairvoyant.Count(results)
 	w := cmd.OutOrStdout()
-	n := t.Decks
-	lo, hi := tournament.Wilson(t.Winnable, n, tournament.Z95)
-	blo, _ := tournament.Wilson(t.Winnable, n, tournament.Z95)
-	_, bhi := tournament.Wilson(t.Winnable+t.Unknown, n, tournament.Z95)
-	fmt.Fprintf(w, "corpus %s: %d decks; %s; budget %s nodes a deck; workers %d\n", arg, n, rules, nodesText(budget.Nodes), workers)
-	spent := fmt.Sprintf("%d nodes", t.Nodes)
-	if handoffNodes != nil {
-		spent = fmt.Sprintf("%d nodes from the start, %d in handoff searches", t.Nodes, handoffNodes())
+	n := res.Decks
+	fmt.Fprintf(w, "corpus %s: %d decks; %s; budget %s nodes a deck; workers %d\n", arg, n, rules, nodesText(budget.Nodes), job.Workers)
+	spent := fmt.Sprintf("%d nodes", res.Nodes)
+	if res.Handoff {
+		spent = fmt.Sprintf("%d nodes from the start, %d in handoff searches", res.Nodes, res.HandoffNodes)
 	}
 	if opts.SAT != nil {
-		bySAT := 0
-		for _, r := range results {
-			if r.SAT {
-				bySAT++
-			}
-		}
-		spent += fmt.Sprintf("; %d decks settled by the SAT solver", bySAT)
+		spent += fmt.Sprintf("; %d decks settled by the SAT solver", res.BySAT)
 	}
-	fmt.Fprintf(w, "winnable %d, unwinnable %d, unknown %d (%s, %s)\n", t.Winnable, t.Unwinnable, t.Unknown, spent, elapsed.Round(time.Millisecond))
-	fmt.Fprintf(w, "winnable share %.2f %%, Wilson 95 %% CI [%.2f, %.2f] (unknowns counted as not won)\n", 100*float64(t.Winnable)/float64(n), 100*lo, 100*hi)
-	fmt.Fprintf(w, "clairvoyant bound: [%.2f, %.2f] %% of decks, Wilson 95 %% [%.2f, %.2f]\n",
-		100*float64(t.Winnable)/float64(n), 100*float64(t.Winnable+t.Unknown)/float64(n), 100*blo, 100*bhi)
+	fmt.Fprintf(w, "winnable %d, unwinnable %d, unknown %d (%s, %s)\n", res.Winnable, res.Unwinnable, res.Unknown, spent, res.Elapsed.Round(time.Millisecond))
+	p, lo, hi := res.Share()
+	fmt.Fprintf(w, "winnable share %.2f %%, Wilson 95 %% CI [%.2f, %.2f] (unknowns counted as not won)\n", 100*p, 100*lo, 100*hi)
+	blo, bhi, clo, chi := res.Bound()
+	fmt.Fprintf(w, "clairvoyant bound: [%.2f, %.2f] %% of decks, Wilson 95 %% [%.2f, %.2f]\n", 100*blo, 100*bhi, 100*clo, 100*chi)
 	// Where a stopped run can go on: the first deck, in the order searched,
 	// that it did not search to its budget.
 	goOn := ""
@@ -345,7 +276,7 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 			why = "an interrupt"
 		}
 		fmt.Fprintf(w, "stopped by %s: the decks not settled by then count as unknown\n", why)
-		if k := clairvoyant.NotReached(results, first); k >= 0 {
+		if k := clairvoyant.NotReached(res.Results, job.Start); k >= 0 {
 			goOn = fmt.Sprintf(" --start %d", k)
 			how := fmt.Sprintf("go on there with --resume %s --start %d", out, k)
 			if out == "" {
@@ -355,15 +286,78 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 		}
 	}
 	if out != "" {
-		name := strings.TrimSuffix(arg, ".txt")
-		b := clairvoyant.NewBoundFile(name, c.Checksum, rules, budget, results)
+		b := clairvoyant.NewBoundFile(strings.TrimSuffix(arg, ".txt"), c.Checksum, rules, budget, res.Results)
 		if err := atomicfile.WriteFunc(out, b.Write); err != nil {
 			return err
 		}
 		fmt.Fprintf(w, "per-deck verdicts: %s\n", out)
 	}
 	if interrupted {
-		return fmt.Errorf("interrupted: %d of %d decks settled, written to %s; continue with --resume %s%s", t.Winnable+t.Unwinnable, n, out, out, goOn)
+		return fmt.Errorf("interrupted: %d of %d decks settled, written to %s; continue with --resume %s%s", res.Winnable+res.Unwinnable, n, out, out, goOn)
+	}
+	return nil
+}
+
+// settledIn reads the verdicts of the bound file path (--resume) for c.
+func settledIn(path string, c *corpus.Calculation, rules solver.Rules) ([]clairvoyant.Result, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, badInput("--resume: %v", err)
+	}
+	b, err := clairvoyant.ReadBoundFile(fh)
+	fh.Close()
+	if err != nil {
+		return nil, badInput("--resume %s: %v", path, err)
+	}
+	prior, err := b.Settled(c.Checksum, rules, c.Len)
+	if err != nil {
+		return nil, badInput("--resume %s: %v", path, err)
+	}
+	return prior, nil
+}
+
+// tryFromFlags sets the strategies --try names, with --pilot, --pilot-assign
+// and --handoff, in job; without --try those flags are refused.
+func tryFromFlags(cmd *cobra.Command, specs []string, job *clairvoyant.CorpusJob) error {
+	f := cmd.Flags()
+	if len(specs) == 0 {
+		for _, c := range []struct{ flag, why string }{
+			{"handoff", "the search takes over from the strategy's game"},
+			{"pilot", "the pilot plays the strategy's games"},
+			{"pilot-assign", "the pilot plays the strategy's games"},
+		} {
+			if f.Changed(c.flag) {
+				return badInput("--%s needs --try: %s", c.flag, c.why)
+			}
+		}
+		return nil
+	}
+	job.Pilot, _ = f.GetInt("pilot")
+	if job.Pilot < 0 || job.Pilot > clairvoyant.MaxPilotLevel {
+		return badInput("--pilot %d: want a level from 0 (the strategy's own game) to %d", job.Pilot, clairvoyant.MaxPilotLevel)
+	}
+	job.PilotAssign, _ = f.GetBool("pilot-assign")
+	if f.Changed("pilot-assign") && job.Pilot == 0 {
+		return badInput("--pilot-assign needs --pilot 1 or more: it says how the pilot stacks")
+	}
+	if hs, _ := f.GetIntSlice("handoff"); len(hs) > 0 {
+		hn, _ := f.GetInt64("handoff-nodes")
+		if hn < 0 {
+			return badInput("--handoff-nodes %d: want 0 (no limit) or more", hn)
+		}
+		for _, h := range hs {
+			if h < 0 || h >= solver.DeckSize {
+				return badInput("--handoff %d: want a number of stock cards from 0 to %d", h, solver.DeckSize-1)
+			}
+		}
+		job.Handoff = &clairvoyant.Handoff{Stock: hs, Budget: clairvoyant.Budget{Nodes: hn}}
+	}
+	for _, spec := range specs {
+		s, err := strategyRegistry().BuildSpec(spec)
+		if err != nil {
+			return badInput("--try %s: %w", spec, err)
+		}
+		job.Try = append(job.Try, s)
 	}
 	return nil
 }

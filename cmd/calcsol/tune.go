@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -118,38 +119,14 @@ func runTune(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return badInput("%w", err)
 	}
-	load := func(flag string) (*tune.Corpus, error) {
-		arg, _ := f.GetString(flag)
-		if arg == "" {
-			return nil, nil
-		}
-		c, err := tune.LoadCorpus(arg, configs.TuneCorpusSpec)
-		if err != nil {
-			return nil, badInput("--%s: %v", flag, err)
-		}
-		return c, nil
-	}
-	train, err := load("train")
-	if err != nil {
-		return err
-	}
-	validate, err := load("validate")
-	if err != nil {
-		return err
-	}
-	test, err := load("test")
-	if err != nil {
-		return err
-	}
-	if train == nil || validate == nil {
-		return badInput("--train and --validate are required")
-	}
-	if err := tune.CheckHeldOut(train, validate, test); err != nil {
-		return badInput("%w", err)
-	}
-
-	opt := tune.Options{Rules: r, Train: train, Validate: validate, Space: setup.Space, Start: setup.Start,
-		StartName: setup.StartName, Build: setup.Build, Incremental: setup.Incremental}
+	job := tune.Job{Setup: setup, Specs: configs.TuneCorpusSpec, Out: out, Log: logPath, Chart: chartPath,
+		Name: outName(cmd, out), Args: os.Args[1:], FormatTable: configs.FormatPriority}
+	job.Train, _ = f.GetString("train")
+	job.Validate, _ = f.GetString("validate")
+	job.Test, _ = f.GetString("test")
+	job.Resume, _ = f.GetString("resume")
+	opt := &job.Options
+	opt.Rules = r
 	opt.Seed, _ = f.GetUint64("seed")
 	opt.Evals, _ = f.GetInt("evals")
 	opt.Time, _ = f.GetDuration("time")
@@ -166,62 +143,33 @@ func runTune(cmd *cobra.Command, _ []string) error {
 	if opt.Accept.Margin == 0 && (opt.Accept.Alpha <= 0 || opt.Accept.Alpha >= 1) {
 		return badInput("--alpha %g: want a level between 0 and 1", opt.Accept.Alpha)
 	}
-	if resume, _ := f.GetString("resume"); resume != "" {
-		fh, err := os.Open(resume)
-		if err != nil {
-			return badInput("--resume: %v", err)
-		}
-		opt.Resume, err = tune.ReadLog(fh, resume)
-		fh.Close()
-		if err != nil {
-			return badInput("--resume: %v", err)
-		}
-	}
-	// The log is written as the search goes, so that an interrupted search
-	// can be resumed; a resumed log has been read whole above.
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		return err
-	}
-	defer logFile.Close()
-	opt.Log = logFile
 	opt.Progress = tune.ProgressLine(cmd.ErrOrStderr())
-
+	job.Text = cmd.OutOrStdout()
+	searched := false
+	job.Searched = func() {
+		searched = true
+		fmt.Fprintln(cmd.ErrOrStderr()) // the end of the progress line
+	}
 	ctx, stop := signal.NotifyContext(contextOf(cmd), os.Interrupt)
 	defer stop()
-	res, err := tune.Search(ctx, opt)
-	fmt.Fprintln(cmd.ErrOrStderr())
-	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("interrupted after %d evaluations; continue with --resume %s", res.Evals, logPath)
-		}
+	o, err := tune.Run(ctx, job)
+	if o != nil && !searched {
+		fmt.Fprintln(cmd.ErrOrStderr())
+	}
+	var ie *tune.InputError
+	switch {
+	case errors.As(err, &ie) && errors.Is(ie.Err, tune.ErrNoCorpus):
+		return badInput("--train and --validate are required")
+	case errors.As(err, &ie) && ie.What == "":
+		return badInput("%w", ie.Err)
+	case errors.As(err, &ie):
+		return badInput("--%s: %v", ie.What, ie.Err)
+	case err != nil && o != nil && !searched && ctx.Err() != nil:
+		return fmt.Errorf("interrupted after %d evaluations; continue with --resume %s", o.Result.Evals, logPath)
+	case err != nil:
 		return err
 	}
-	if err := logFile.Close(); err != nil {
-		return err
-	}
-	w := cmd.OutOrStdout()
-	tune.WriteSummary(w, res, opt, logPath)
-
-	var rep *tune.Report
-	if test != nil {
-		if rep, err = tune.Test(ctx, test, r, setup.Build, res.Start.Candidate, res.Best.Candidate, opt.Workers); err != nil {
-			return err
-		}
-		fmt.Fprint(w, rep)
-	}
-	if err := tune.WriteChart(chartPath, res, fmt.Sprintf("tuning %s, %s", setup.StartName, r)); err != nil {
-		return fmt.Errorf("chart: %w", err)
-	}
-	o := setup.Output(res, rep, opt, outName(cmd, out), os.Args[1:])
-	text := o.SpecFile()
-	if o.Table != nil {
-		text = configs.FormatPriority(o.Table, o.Provenance)
-	}
-	if err := atomicfile.Write(out, text); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "wrote %s, %s, %s\n", out, logPath, chartPath)
+	fmt.Fprintf(job.Text, "wrote %s, %s, %s\n", out, logPath, chartPath)
 	return nil
 }
 

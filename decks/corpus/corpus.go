@@ -1,13 +1,19 @@
 // Package corpus reads, writes, generates and verifies corpus files: fixed
-// lists of decks with the generator, seed and checksum that made them.
+// lists of decks with the generator, seed and checksum that made them. It
+// is the one corpus reader of calcsol: Calculation is a corpus as the
+// players read it (a file streamed line by line, a shipped corpus, or decks
+// generated on the fly), what tournaments, evaluations, the tuner and the
+// clairvoyant solver play.
 package corpus
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"strconv"
 	"strings"
@@ -173,60 +179,140 @@ func (h *header) parseMeta(text string, line int) error {
 	return nil
 }
 
+// lines yields the lines of a corpus file without their "\n", each valid
+// until the next; it returns the first read error.
+type lines func(yield func(line []byte) bool) error
+
+// bytesLines are the lines of a file held in memory.
+func bytesLines(data []byte) lines {
+	return func(yield func([]byte) bool) error {
+		for len(data) > 0 {
+			var line []byte
+			if i := bytes.IndexByte(data, '\n'); i >= 0 {
+				line, data = data[:i], data[i+1:]
+			} else {
+				line, data = data, nil
+			}
+			if !yield(line) {
+				return nil
+			}
+		}
+		return nil
+	}
+}
+
+// maxLine is the longest line a streamed corpus may hold: a deck line of
+// the largest kind is a few hundred bytes.
+const maxLine = 64 << 10
+
+// readerLines are the lines of a file read as it is scanned, so that only
+// one line of it is held at a time.
+func readerLines(r io.Reader, name string) lines {
+	return func(yield func([]byte) bool) error {
+		br := bufio.NewReaderSize(r, maxLine)
+		for {
+			line, err := br.ReadSlice('\n')
+			switch {
+			case err == bufio.ErrBufferFull:
+				return fmt.Errorf("reading %s: a line longer than %d bytes", name, maxLine)
+			case err != nil && err != io.EOF:
+				return fmt.Errorf("reading %s: %w", name, err)
+			}
+			if n := len(line); n > 0 && line[n-1] == '\n' {
+				line = line[:n-1]
+			}
+			if len(line) > 0 || err == nil {
+				if !yield(line) {
+					return nil
+				}
+			}
+			if err == io.EOF {
+				return nil
+			}
+		}
+	}
+}
+
 // scanCorpus reads a corpus and calls deck for each deck line with the
 // card identities (reused between calls) and whether the line was rank-only.
 // It checks the header's count and checksum at the end.
-func scanCorpus(data []byte, name string, rankOK bool, deck func(ids []int, rankOnly bool) error) (*header, string, error) {
-	h := &header{kind: cards.Standard52, keys: map[string]int{}}
-	sum := sha256.New()
-	nl := []byte{'\n'}
-	var ids []int
-	lineNo, decks := 0, 0
-	firstDeckLine, firstRankOnly := 0, false
-	for len(data) > 0 {
-		lineNo++
-		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			line, data = data, nil
-		}
-		if n := len(line); n > 0 && line[n-1] == '\r' {
-			line = line[:n-1]
-		}
-		if len(line) > 0 && line[0] == '#' {
-			if err := h.parseMeta(string(line[1:]), lineNo); err != nil {
-				return nil, "", &ParseError{name, lineNo, err}
-			}
-			continue
-		}
-		if len(bytes.TrimLeft(line, " \t")) == 0 {
-			continue
-		}
-		if !h.sawDeck {
-			h.sawDeck = true
-			firstDeckLine = lineNo
-			if h.generator != "" && h.seedLine == 0 {
-				return nil, "", &ParseError{name, h.genLine, errors.New("generator without a seed line")}
-			}
-			ids = make([]int, h.kind.Size())
-		}
-		rankOnly, err := h.kind.ParseLine(line, ids, rankOK)
-		if err != nil {
-			return nil, "", &ParseError{name, lineNo, err}
-		}
-		if decks == 0 {
-			firstRankOnly = rankOnly
-		} else if rankOnly != firstRankOnly {
-			return nil, "", &ParseError{name, lineNo, fmt.Errorf("%s deck, but line %d is %s: one notation per file", notation(rankOnly), firstDeckLine, notation(firstRankOnly))}
-		}
-		sum.Write(line)
-		sum.Write(nl)
-		decks++
-		if err := deck(ids, rankOnly); err != nil {
-			return nil, "", &ParseError{name, lineNo, err}
-		}
+func scanCorpus(src lines, name string, rankOK bool, deck func(ids []int, rankOnly bool) error) (*header, string, error) {
+	s := &scanner{h: &header{kind: cards.Standard52, keys: map[string]int{}}, name: name, rankOK: rankOK, deck: deck, sum: sha256.New()}
+	var bad error
+	readErr := src(func(line []byte) bool {
+		bad = s.line(line)
+		return bad == nil
+	})
+	if bad != nil {
+		return nil, "", bad
 	}
+	if readErr != nil {
+		return nil, "", readErr
+	}
+	return s.finish()
+}
+
+// scanner is scanCorpus's state between lines.
+type scanner struct {
+	h             *header
+	name          string
+	rankOK        bool
+	deck          func(ids []int, rankOnly bool) error
+	sum           hash.Hash
+	ids           []int
+	lineNo, decks int
+	firstDeckLine int
+	firstRankOnly bool
+}
+
+var newline = []byte{'\n'}
+
+// line reads the next line of the file, without its "\n".
+func (s *scanner) line(line []byte) error {
+	h, name := s.h, s.name
+	s.lineNo++
+	lineNo := s.lineNo
+	if n := len(line); n > 0 && line[n-1] == '\r' {
+		line = line[:n-1]
+	}
+	if len(line) > 0 && line[0] == '#' {
+		if err := h.parseMeta(string(line[1:]), lineNo); err != nil {
+			return &ParseError{name, lineNo, err}
+		}
+		return nil
+	}
+	if len(bytes.TrimLeft(line, " \t")) == 0 {
+		return nil
+	}
+	if !h.sawDeck {
+		h.sawDeck = true
+		s.firstDeckLine = lineNo
+		if h.generator != "" && h.seedLine == 0 {
+			return &ParseError{name, h.genLine, errors.New("generator without a seed line")}
+		}
+		s.ids = make([]int, h.kind.Size())
+	}
+	rankOnly, err := h.kind.ParseLine(line, s.ids, s.rankOK)
+	if err != nil {
+		return &ParseError{name, lineNo, err}
+	}
+	if s.decks == 0 {
+		s.firstRankOnly = rankOnly
+	} else if rankOnly != s.firstRankOnly {
+		return &ParseError{name, lineNo, fmt.Errorf("%s deck, but line %d is %s: one notation per file", notation(rankOnly), s.firstDeckLine, notation(s.firstRankOnly))}
+	}
+	s.sum.Write(line)
+	s.sum.Write(newline)
+	s.decks++
+	if err := s.deck(s.ids, rankOnly); err != nil {
+		return &ParseError{name, lineNo, err}
+	}
+	return nil
+}
+
+// finish checks what only the whole file can show.
+func (s *scanner) finish() (*header, string, error) {
+	h, name, decks := s.h, s.name, s.decks
 	if h.generator != "" && h.seedLine == 0 {
 		return nil, "", &ParseError{name, h.genLine, errors.New("generator without a seed line")}
 	}
@@ -242,7 +328,7 @@ func scanCorpus(data []byte, name string, rankOK bool, deck func(ids []int, rank
 		}
 		return nil, "", &ParseError{name, h.countLine, fmt.Errorf("count %d, but the file holds %s", h.count, held)}
 	}
-	got := hex.EncodeToString(sum.Sum(nil))
+	got := hex.EncodeToString(s.sum.Sum(nil))
 	if h.sumLine != 0 && h.sum != got {
 		return nil, "", &ParseError{name, h.sumLine, fmt.Errorf("checksum mismatch: header sha256 %s, the deck lines hash to %s", h.sum, got)}
 	}
@@ -289,7 +375,7 @@ func Parse(data []byte, name string) (*Corpus, error) {
 	c := &Corpus{}
 	var flat []int
 	// Size the backing array once: the deck lines are at least 2 bytes per card.
-	h, sum, err := scanCorpus(data, name, true, func(ids []int, rankOnly bool) error {
+	h, sum, err := scanCorpus(bytesLines(data), name, true, func(ids []int, rankOnly bool) error {
 		if flat == nil {
 			flat = make([]int, 0, len(data)/(2*len(ids))*len(ids)+len(ids))
 		}
@@ -325,7 +411,7 @@ func ReadCalculationDecks(r io.Reader, name string) ([]solver.Deck, error) {
 func ParseCalculationDecks(data []byte, name string) ([]solver.Deck, error) {
 	var out []solver.Deck
 	var kindErr error
-	h, _, err := scanCorpus(data, name, true, func(ids []int, _ bool) error {
+	h, _, err := scanCorpus(bytesLines(data), name, true, func(ids []int, _ bool) error {
 		if len(ids) != solver.DeckSize {
 			kindErr = fmt.Errorf("a %d-card deck: Calculation needs standard52", len(ids))
 			return kindErr

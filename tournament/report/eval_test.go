@@ -8,6 +8,7 @@ import (
 	"github.com/calcsol/calcsol/internal/golden"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
+	"github.com/calcsol/calcsol/tournament/stats"
 )
 
 // results makes n results, the first wins of them won.
@@ -25,14 +26,14 @@ func results(n, wins int) []tournament.DeckResult {
 // comparison is the Comparison of runs a and b (c their Compare) with
 // leftOut decks recorded by one run only (and the estimate when B's are a
 // sample of A's).
-func comparison(a, b []tournament.DeckResult, c tournament.Paired, leftOut [2]int) tournament.Comparison {
+func comparison(a, b []tournament.DeckResult, c stats.Paired, leftOut [2]int) tournament.Comparison {
 	id := tournament.RunID{Strategy: "priority", Corpus: "test-100", CorpusSHA: "abc", Rules: "3-base"}
 	cmp := tournament.Comparison{IDs: [2]tournament.RunID{id, id}, Runs: [2][]tournament.DeckResult{a, b}, LeftOut: leftOut, Paired: c}
 	cmp.IDs[1].Strategy = "priority+sample"
-	cmp.Diff, cmp.DiffLo, cmp.DiffHi = tournament.PairedDiff(c.Both, c.OnlyA, c.OnlyB, c.Neither)
+	cmp.Diff, cmp.DiffLo, cmp.DiffHi = stats.PairedDiff(c.Both, c.OnlyA, c.OnlyB, c.Neither)
 	if leftOut[0] > 0 && leftOut[1] == 0 { // B's decks a sample of A's, which won 60 % of all
 		e := &tournament.Extrapolation{Run: 1, Decks: leftOut[0] + c.Games, Sample: c.Games}
-		e.Rate, e.Lo, e.Hi = tournament.DifferenceEstimate(e.Decks*6/10, e.Decks, c)
+		e.Rate, e.Lo, e.Hi = stats.DifferenceEstimate(e.Decks*6/10, e.Decks, c)
 		cmp.Estimate = e
 	}
 	return cmp
