@@ -16,6 +16,7 @@ import (
 
 	"github.com/calcsol/calcsol/measurements"
 	"github.com/calcsol/calcsol/tournament"
+	"github.com/calcsol/calcsol/tournament/stats"
 )
 
 // row is what README.md's table says of one measurement.
@@ -103,7 +104,7 @@ func TestMeasurements(t *testing.T) {
 			if c.Failures != 0 {
 				t.Errorf("%d failed games", c.Failures)
 			}
-			lo, hi := tournament.Wilson(c.Wins, c.Games, tournament.Z95)
+			lo, hi := stats.Wilson(c.Wins, c.Games, stats.Z95)
 			got := row{done, c.Games, c.Wins, pct(float64(c.Wins) / float64(c.Games)), pct(lo), pct(hi)}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("README.md says %+v, the records %+v", want, got)

@@ -50,17 +50,6 @@ type Summary struct {
 	GamesPerSec  float64
 }
 
-// maxChunk is the most decks a worker takes at a time. Workers take decks in
-// chunks through one atomic counter, so contention stays negligible; smaller
-// corpora get smaller chunks (see chunkSize) so that every worker gets work.
-const maxChunk = 256
-
-// chunkSize gives each worker about 16 chunks, at least 1 deck and at most
-// maxChunk decks each: slow strategies on small corpora still spread evenly.
-func chunkSize(n, workers int) int {
-	return min(max(n/(workers*16), 1), maxChunk)
-}
-
 // Options say how Evaluate plays.
 type Options struct {
 	// Workers is the number of goroutines, each with its own session;
@@ -157,71 +146,46 @@ func (w *worker) run(ctx context.Context, next *atomic.Int64, chunk int) (err er
 		return err
 	}
 	defer func() {
+		if sess == nil {
+			return // a fresh session failed to start: that error is reported
+		}
 		if cerr := sess.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("evaluate: closing the session: %w", cerr)
 		}
 	}()
 	w.deals = make([]solver.Deal, 0, chunk)
 	w.res = make([]solver.Result, chunk)
+	popt := solver.PlayOptions{Budget: w.opt.Budget, Window: w.batch}
 	n := len(w.decks)
 	for {
 		lo := int(next.Add(int64(chunk))) - chunk
-		if lo >= n {
+		if lo >= n || ctx.Err() != nil {
 			return nil
 		}
 		hi := min(lo+chunk, n)
-		// w.batch games in play at once, a new one starting as one ends;
-		// after a panic the rest of the chunk is played with a fresh
-		// session.
-		for b := lo; b < hi; b += w.player.Started {
+		w.deals = w.deals[:0]
+		for i := lo; i < hi; i++ {
+			d := solver.Deal{Deck: &w.decks[i], Game: solver.GameID(i)}
+			if w.opt.Seed != nil {
+				d.Seed = w.opt.Seed(i)
+			}
+			w.deals = append(w.deals, d)
+		}
+		res := w.res[:len(w.deals)]
+		if err := playChunk(ctx, &w.player, &sess, w.strategy, w.rules, w.deals, res, popt); err != nil {
 			if ctx.Err() != nil {
-				return nil
-			}
-			w.deals = w.deals[:0]
-			for i := b; i < hi; i++ {
-				d := solver.Deal{Deck: &w.decks[i], Game: solver.GameID(i)}
-				if w.opt.Seed != nil {
-					d.Seed = w.opt.Seed(i)
-				}
-				w.deals = append(w.deals, d)
-			}
-			res := w.res[:len(w.deals)]
-			if err := w.player.Play(ctx, sess, w.rules, w.deals, res, solver.PlayOptions{Budget: w.opt.Budget, Window: w.batch}); err != nil {
 				return nil // cancelled: Evaluate reports ctx's cause
 			}
-			for j, g := range res[:w.player.Started] {
-				dr := DeckResult{Deck: b + j, Won: g.Won, Placed: g.Placed, Failed: g.Failed, Reason: g.Reason}
-				if g.Failed && dr.Reason == "" {
-					dr.Reason = "failed"
-				}
-				w.results[b+j] = dr
+			return err
+		}
+		for j, g := range res {
+			dr := DeckResult{Deck: lo + j, Won: g.Won, Placed: g.Placed, Failed: g.Failed, Reason: g.Reason}
+			if g.Failed && dr.Reason == "" {
+				dr.Reason = "failed"
 			}
-			if w.player.Panicked {
-				// The session may be left in any state: start a fresh one.
-				_ = sess.Close()
-				if sess, err = startSession(ctx, w.strategy, w.rules); err != nil {
-					return err
-				}
-			}
+			w.results[lo+j] = dr
 		}
 	}
-}
-
-// startSession opens a session, turning a panic or a nil session into an error.
-func startSession(ctx context.Context, s solver.Strategy, r solver.Rules) (sess solver.Session, err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("evaluate: starting %s panicked: %v", s.Info().Name, v)
-		}
-	}()
-	sess, err = s.Start(ctx, r)
-	if err != nil {
-		return nil, fmt.Errorf("evaluate: starting %s: %w", s.Info().Name, err)
-	}
-	if sess == nil {
-		return nil, fmt.Errorf("evaluate: starting %s: no session", s.Info().Name)
-	}
-	return sess, nil
 }
 
 // Summarize counts results: wins, failures, the success rate with its Wilson

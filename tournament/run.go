@@ -87,7 +87,7 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 	if opt.Skip > total {
 		return fmt.Errorf("tournament: %d games recorded, more than the %d of the run", opt.Skip, total)
 	}
-	chunk := min(max(total/(workers*16), 1), maxChunk)
+	chunk := chunkSize(total, workers)
 	for _, c := range t.cells {
 		if b := c.Entrant.batch(); c.Applicable && b > 1 {
 			// Several batches a job keep batch games in play until near
@@ -303,25 +303,14 @@ func (w *runner) play(ctx context.Context, j *job) error {
 	// batch games in play at once, a new one starting as one ends; after a
 	// panic the rest of the job is played with a fresh session.
 	popt := solver.PlayOptions{Record: w.opt.Trace, Budget: c.Variant.Budget, Window: batch}
+	w.deals = w.deals[:0]
+	for i := range n {
+		w.deals = append(w.deals, solver.Deal{Deck: &j.decks[i], Game: solver.GameID(j.index[i]),
+			Seed: mix(c.seed ^ uint64(j.index[i]))})
+	}
 	start := time.Now()
-	for lo := 0; lo < n; lo += w.player.Started {
-		w.deals = w.deals[:0]
-		for i := lo; i < n; i++ {
-			w.deals = append(w.deals, solver.Deal{Deck: &j.decks[i], Game: solver.GameID(j.index[i]),
-				Seed: mix(c.seed ^ uint64(j.index[i]))})
-		}
-		if err := w.player.Play(ctx, w.sess, c.Variant.Rules, w.deals, j.res[lo:n], popt); err != nil {
-			return err
-		}
-		if w.player.Panicked {
-			// The session may be left in any state: start a fresh one.
-			w.close()
-			sess, err := startSession(ctx, c.Entrant.Strategy, c.Variant.Rules)
-			if err != nil {
-				return err
-			}
-			w.sess = sess
-		}
+	if err := playChunk(ctx, &w.player, &w.sess, c.Entrant.Strategy, c.Variant.Rules, w.deals, j.res, popt); err != nil {
+		return err
 	}
 	each := float64(time.Since(start).Nanoseconds()) / 1e3 / float64(n)
 	key := c.Variant.Key()
