@@ -245,8 +245,15 @@ type CellCheck struct {
 	P float64
 	// Failed says the cell regressed: a deterministic strategy won another
 	// set of decks, or a stochastic one won significantly fewer
-	// (P < RegressAlpha).
+	// (P < RegressAlpha); with Changed, significantly fewer too.
 	Failed bool
+	// Changed says the strategy's configuration changed since the baseline
+	// (RegressChanged): its games are compared deck by deck, and only a
+	// significant loss of decks is a regression.
+	Changed bool
+	// OnlyBaseline and OnlyNow count the decks won only by the baseline's
+	// run and only by this one.
+	OnlyBaseline, OnlyNow int
 }
 
 // Regress replays the baseline's cells with t (built from the baseline's
@@ -254,7 +261,22 @@ type CellCheck struct {
 // strategy's hash, a corpus checksum or the record format differ from the
 // baseline's.
 func (t *Tournament) Regress(ctx context.Context, b *Baseline, opt RunOptions) ([]CellCheck, error) {
+	return t.regress(ctx, b, opt, false)
+}
+
+// RegressChanged is Regress for a strategy still being worked on (one's
+// own plugin or table, whose hash changes with every edit): a cell whose
+// strategy's configuration changed is played and compared with the
+// baseline deck by deck (Changed), and regresses only if it lost
+// significantly more decks than it gained (exact McNemar p < RegressAlpha).
+// A changed corpus or record format is still stale.
+func (t *Tournament) RegressChanged(ctx context.Context, b *Baseline, opt RunOptions) ([]CellCheck, error) {
+	return t.regress(ctx, b, opt, true)
+}
+
+func (t *Tournament) regress(ctx context.Context, b *Baseline, opt RunOptions, againstChanged bool) ([]CellCheck, error) {
 	var stale []string
+	changed := map[int]bool{} // by baseline cell
 	if b.Format != BaselineFormat {
 		return nil, fmt.Errorf("baseline format %q; this calcsol reads %q", b.Format, BaselineFormat)
 	}
@@ -279,6 +301,8 @@ func (t *Tournament) Regress(ctx context.Context, b *Baseline, opt RunOptions) (
 		}
 		c := t.cells[i]
 		switch {
+		case c.Entrant.Hash != bc.Hash && againstChanged && c.Corpus.Checksum == bc.CorpusSHA && c.Applicable:
+			changed[j] = true
 		case c.Entrant.Hash != bc.Hash:
 			stale = append(stale, fmt.Sprintf("strategy %s's configuration changed (hash %s, was %s)", bc.Strategy, c.Entrant.Hash, bc.Hash))
 		case c.Corpus.Checksum != bc.CorpusSHA:
@@ -316,7 +340,7 @@ func (t *Tournament) Regress(ctx context.Context, b *Baseline, opt RunOptions) (
 	}
 	checks := make([]CellCheck, len(b.Cells))
 	for j, bc := range b.Cells {
-		checks[j] = CellCheck{Strategy: bc.Strategy, Corpus: bc.Corpus, Rules: bc.Rules, Stochastic: bc.Stochastic, BaselineWins: bc.Wins, Games: bc.Games}
+		checks[j] = CellCheck{Strategy: bc.Strategy, Corpus: bc.Corpus, Rules: bc.Rules, Stochastic: bc.Stochastic, BaselineWins: bc.Wins, Games: bc.Games, Changed: changed[j]}
 	}
 	opt.Shard, opt.Skip, opt.Trace = Shard{}, 0, true
 	ta := played.NewTally()
@@ -325,7 +349,7 @@ func (t *Tournament) Regress(ctx context.Context, b *Baseline, opt RunOptions) (
 			r := &recs[i]
 			j := inBaseline[r.cell]
 			w := &wants[j]
-			if w.won.Has(r.Deck) == r.Won || t.cells[r.cell].Stochastic {
+			if w.won.Has(r.Deck) == r.Won || t.cells[r.cell].Stochastic && !checks[j].Changed {
 				continue
 			}
 			f := Flip{Deck: r.Deck, WasWon: w.won.Has(r.Deck)}
@@ -348,8 +372,9 @@ func (t *Tournament) Regress(ctx context.Context, b *Baseline, opt RunOptions) (
 			onlyBase += popcount(w.won[k] &^ x.Won[k])
 			onlyNow += popcount(x.Won[k] &^ w.won[k])
 		}
+		ch.OnlyBaseline, ch.OnlyNow = onlyBase, onlyNow
 		ch.P = stats.McNemarExact(onlyBase, onlyNow)
-		if ch.Stochastic {
+		if ch.Stochastic || ch.Changed {
 			ch.Failed = onlyBase > onlyNow && ch.P < RegressAlpha
 		} else {
 			ch.Failed = len(ch.Flipped) > 0

@@ -51,16 +51,25 @@ the decks that flipped are listed, with the first move where the game differs
 from the baseline's trace. A stochastic strategy fails only on a
 significant drop (exact McNemar test on the decks, two-sided, α = 0.01).
 
+For a strategy still being worked on (your own plugin or table, whose
+configuration hash changes with every edit), --against-changed plays a
+strategy whose configuration changed instead of refusing it, and compares
+it with the baseline deck by deck: the decks won then and lost now and the
+reverse, and the exact McNemar test on them; it fails only on a significant
+loss (α = 0.01), so an improvement or a wash passes.
+
 Exit status: 0 no regression; 3 regression; 4 stale baseline (a strategy's
 configuration, a corpus or the record format changed under the baseline's
 names: update it with 'calcsol baseline --update FILE' if that was meant);
 2 bad input; 1 any other error. See docs/tournament.md.`,
-		Example: `  calcsol regress --baseline baselines/shipped.yaml`,
+		Example: `  calcsol regress --baseline baselines/shipped.yaml
+  calcsol regress --baseline baselines/shipped.yaml --against-changed`,
 		Args:    cobra.NoArgs,
 		RunE:    runRegress,
 	}
 	cmd.Flags().String("baseline", "", "the baseline file")
 	cmd.Flags().Int("workers", runtime.NumCPU(), "games played in parallel")
+	cmd.Flags().Bool("against-changed", false, "compare a strategy whose configuration changed deck by deck instead of refusing it")
 	return cmd
 }
 
@@ -138,7 +147,11 @@ func runRegress(cmd *cobra.Command, _ []string) error {
 	}
 	ctx, stop := signalContext(cmd)
 	defer stop()
-	checks, err := t.Regress(ctx, b, tournament.RunOptions{Workers: workers})
+	regress := t.Regress
+	if against, _ := cmd.Flags().GetBool("against-changed"); against {
+		regress = t.RegressChanged
+	}
+	checks, err := regress(ctx, b, tournament.RunOptions{Workers: workers})
 	var stale *tournament.StaleError
 	if errors.As(err, &stale) {
 		return exitcode.Error{Code: exitcode.Stale, Err: fmt.Errorf("%s: %w (update it on purpose with: calcsol baseline --update %s)", file, err, file)}
@@ -153,12 +166,22 @@ func runRegress(cmd *cobra.Command, _ []string) error {
 		if c.Failed {
 			status, failed = "REGRESSION", failed+1
 		}
+		if c.Changed {
+			status += " (changed)"
+		}
 		fmt.Fprintf(w, "%s %s × %s × %s: %d of %d games won (baseline %d)", status, c.Strategy, c.Corpus, c.Rules, c.Wins, c.Games, c.BaselineWins)
-		if c.Stochastic {
+		switch {
+		case c.Changed:
+			fmt.Fprintf(w, "; %d decks lost since, %d won since, exact McNemar p = %.3g", c.OnlyBaseline, c.OnlyNow, c.P)
+		case c.Stochastic:
 			fmt.Fprintf(w, ", stochastic: exact McNemar p = %.3g", c.P)
 		}
 		fmt.Fprintln(w)
-		for _, f := range c.Flipped {
+		for i, f := range c.Flipped {
+			if c.Changed && i == maxChangedFlips {
+				fmt.Fprintf(w, "  … and %d more decks\n", len(c.Flipped)-i)
+				break
+			}
 			was, now := "won", "lost"
 			if !f.WasWon {
 				was, now = now, was
@@ -175,6 +198,10 @@ func runRegress(cmd *cobra.Command, _ []string) error {
 	}
 	return nil
 }
+
+// maxChangedFlips is how many of a changed strategy's flipped decks regress
+// lists.
+const maxChangedFlips = 10
 
 func orEnd(m string) string {
 	if m == "" {
