@@ -15,6 +15,7 @@ import (
 
 	"github.com/calcsol/calcsol/clairvoyant"
 	"github.com/calcsol/calcsol/decks/corpora"
+	"github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
 	"github.com/calcsol/calcsol/tournament"
@@ -613,25 +614,25 @@ func (c *TournamentConfig) Plan(reg *strategies.Registry) (tournament.Plan, erro
 		plan.Entrants = append(plan.Entrants, tournament.Entrant{Name: s.Name, Spec: spec, Hash: hash, Strategy: st, Batch: s.Batch, Corpora: s.Corpora})
 	}
 	for i, cp := range c.Corpora {
-		var corpus *tournament.Corpus
+		var cs *corpus.Calculation
 		var err error
 		switch {
 		case cp.Generator != "":
-			corpus, err = tournament.GenerateCorpus(cp.Name, cp.Generator, cp.Seed, cp.Count)
+			cs, err = corpus.GenerateCalculation(cp.Name, cp.Generator, cp.Seed, cp.Count)
 		case cp.File != "":
-			corpus, err = tournament.LoadCorpus(cp.Name, cp.File)
+			cs, err = corpus.OpenCalculation(cp.Name, cp.File)
 		default:
-			if !slices.Contains(tournament.ShippedCorpora(), strings.TrimSuffix(cp.Shipped, ".txt")) {
-				err = fmt.Errorf("no shipped corpus %q (have %s)", cp.Shipped, strings.Join(tournament.ShippedCorpora(), ", "))
+			if !slices.Contains(corpus.Shipped(), strings.TrimSuffix(cp.Shipped, ".txt")) {
+				err = fmt.Errorf("no shipped corpus %q (have %s)", cp.Shipped, strings.Join(corpus.Shipped(), ", "))
 			} else {
-				corpus, err = tournament.LoadCorpus(cp.Name, cp.Shipped)
+				cs, err = corpus.OpenCalculation(cp.Name, cp.Shipped)
 			}
 		}
 		if err != nil {
 			return plan, fmt.Errorf("%s:%d: corpora[%d] (%s): %v", c.File, cp.Line, i, cp.Name, err)
 		}
-		plan.Corpora = append(plan.Corpora, corpus)
-		bounds, err := c.bounds(cp, corpus)
+		plan.Corpora = append(plan.Corpora, cs)
+		bounds, err := c.bounds(cp, cs)
 		if err != nil {
 			return plan, fmt.Errorf("%s:%d: corpora[%d] (%s): %v", c.File, cp.Line, i, cp.Name, err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/decks/corpora"
+	"github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/internal/progress"
 	"github.com/calcsol/calcsol/solver"
@@ -91,7 +92,7 @@ func runEval(cmd *cobra.Command, _ []string) error {
 			return badInput("--out: %v", err)
 		}
 	}
-	corpus, err := tournament.LoadCorpus(corpusArg, corpusArg)
+	cs, err := corpus.OpenCalculation(corpusArg, corpusArg)
 	if err != nil {
 		return badInput("%v", err)
 	}
@@ -110,16 +111,16 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	}
 	ctx := contextOf(cmd)
 	// The shared progress line over all variants, drawn only on a terminal.
-	bar := progress.Start(cmd.ErrOrStderr(), "games", int64(corpus.Len*len(variants)))
+	bar := progress.Start(cmd.ErrOrStderr(), "games", int64(cs.Len*len(variants)))
 	count := bar.Count(0)
 	opt := tournament.RunOptions{Workers: workers, Progress: func(done, _ int) { count(done) }}
-	rows, skipped, err := tournament.Variants(ctx, corpus, variants, func(r solver.Rules) (solver.Strategy, string, error) { return newStrategy(cmd, r) }, opt)
+	rows, skipped, err := tournament.Variants(ctx, cs, variants, func(r solver.Rules) (solver.Strategy, string, error) { return newStrategy(cmd, r) }, opt)
 	bar.Stop()
 	if err != nil {
 		return err
 	}
 	// --jsonl and --out play one variant, the last.
-	write := func(w io.Writer) error { return rows[len(rows)-1].WriteJSONL(w, corpus) }
+	write := func(w io.Writer) error { return rows[len(rows)-1].WriteJSONL(w, cs) }
 	if out != "" {
 		if err := atomicfile.WriteFunc(out, write); err != nil {
 			return err
@@ -129,7 +130,7 @@ func runEval(cmd *cobra.Command, _ []string) error {
 			return err
 		}
 	}
-	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", corpusArg, corpus.Len, workers)
+	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", corpusArg, cs.Len, workers)
 	fmt.Fprintf(summaryOut, "strategy %s\n", report.StrategyLabels(rows))
 	if err := report.WriteEval(summaryOut, rows, report.Options{Timing: evalTiming}); err != nil {
 		return err
@@ -137,7 +138,7 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	for _, msg := range skipped {
 		fmt.Fprintln(summaryOut, msg)
 	}
-	bounds, err := configs.ShippedBounds(corpus)
+	bounds, err := configs.ShippedBounds(cs)
 	if err != nil {
 		return err
 	}
