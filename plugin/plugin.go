@@ -7,8 +7,8 @@
 // The host is the referee and owns the processes: a plugin that crashes,
 // hangs past its timeout, writes junk, or answers nonsense costs only its
 // own games, which fail with the reason; its process (its whole process
-// group) is killed on every path, and while plugins run, SIGINT and SIGTERM
-// kill them all and end the program. docs/plugins.md has the protocol;
+// group) is killed on every path, and while plugins run, SIGINT, SIGTERM
+// and SIGHUP kill them all and end the program. docs/plugins.md has the protocol;
 // package plugin/sdk is what a plugin imports.
 package plugin
 

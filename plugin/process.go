@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 
+	"github.com/calcsol/calcsol/internal/interrupt"
 	"github.com/calcsol/calcsol/plugin/proto"
 	"github.com/calcsol/calcsol/solver"
 )
@@ -127,9 +128,9 @@ func (p *process) kill() {
 	})
 }
 
-// While plugin processes run, SIGINT and SIGTERM kill them all and end the
-// program with status 128 + the signal's number: a plugin never outlives an
-// interrupted calcsol. The handler is installed only while a plugin runs, so
+// While plugin processes run, SIGINT, SIGTERM and SIGHUP kill them all and
+// end the program with status 128 + the signal's number: a plugin never
+// outlives an interrupted calcsol. The handler is installed only while a plugin runs, so
 // a program's own handling of those signals is untouched otherwise; with
 // plugins running, an interrupted run ends as if killed (a tournament resumes
 // from its records as after kill -9).
@@ -156,7 +157,7 @@ func track(p *process) {
 	live.Lock()
 	defer live.Unlock()
 	if len(live.m) == 0 {
-		signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+		signal.Notify(signals, interrupt.Signals...)
 	}
 	live.m[p] = struct{}{}
 }
