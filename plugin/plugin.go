@@ -25,6 +25,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	goplugin "github.com/hashicorp/go-plugin"
@@ -64,6 +65,13 @@ type Config struct {
 	// Batch is the batch size the plugin asks the harness for
 	// (solver.Batcher). 0 means DefaultBatch.
 	Batch int `param:"batch" min:"1" max:"16384" doc:"decisions per request"`
+	// Env is what the plugin's environment holds beyond the few variables
+	// every plugin gets (PATH, LANG, LC_*, TZ, HOME and TMPDIR of its own):
+	// NAME passes the host's variable, NAME=VALUE sets one.
+	Env []string `param:"env" doc:"environment variables it gets: NAME (the host's value) or NAME=VALUE"`
+	// Dir is the plugin's working directory, relative to calcsol's; empty
+	// means a fresh empty directory, removed with the process.
+	Dir string `param:"dir" doc:"its working directory (default: a fresh empty one; . is calcsol's)"`
 	// StartTimeout bounds the start of a process (handshake and session
 	// start). 0 means DefaultStartTimeout.
 	StartTimeout time.Duration
@@ -85,6 +93,8 @@ type Strategy struct {
 
 	mu   sync.Mutex
 	info *solver.Info // as the plugin reported it, once a session started
+
+	shown atomic.Int64 // bytes of its processes' stderr copied to cfg.Stderr
 }
 
 var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -98,6 +108,9 @@ func New(cfg Config) (*Strategy, error) {
 	}
 	if len(argv) == 0 {
 		return nil, errors.New("plugin: no command")
+	}
+	if err := checkEnv(cfg.Env); err != nil {
+		return nil, err
 	}
 	cfg.SHA256 = strings.ToLower(strings.TrimSpace(cfg.SHA256))
 	if cfg.SHA256 != "" && !sha256Hex.MatchString(cfg.SHA256) {
@@ -148,14 +161,19 @@ func CheckedFile(argv []string) string {
 	if len(argv) == 0 {
 		return ""
 	}
+	return argv[checkedIndex(argv)]
+}
+
+// checkedIndex is the index in argv of the file CheckedFile returns.
+func checkedIndex(argv []string) int {
 	if interpreters.MatchString(filepath.Base(argv[0])) {
-		for _, a := range argv[1:] {
+		for i, a := range argv[1:] {
 			if !strings.HasPrefix(a, "-") {
-				return a
+				return i + 1
 			}
 		}
 	}
-	return argv[0]
+	return 0
 }
 
 // FileSHA256 returns the hex SHA-256 of the file at path.

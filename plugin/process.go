@@ -8,13 +8,15 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"strings"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/go-plugin/runner"
 
 	"github.com/calcsol/calcsol/internal/interrupt"
 	"github.com/calcsol/calcsol/plugin/proto"
@@ -23,12 +25,17 @@ import (
 
 // process is one running plugin program.
 type process struct {
+	s        *Strategy
 	client   *goplugin.Client
-	cmd      *exec.Cmd
+	cmd      *exec.Cmd // set by the runner go-plugin asks for
+	runner   *boxRunner
 	strategy proto.StrategyClient
-	stderr   *tail
-	sockDir  string
-	deltas   bool // the plugin takes delta records
+	stderr   *sink
+	root     string // the process's own directory: its home, temporary files and socket
+	home     string
+	tmp      string
+	dir      string // its working directory
+	deltas   bool   // the plugin takes delta records
 	once     sync.Once
 }
 
@@ -43,41 +50,55 @@ func (s *Strategy) startProcess(ctx context.Context, r solver.Rules) (*process, 
 	if err := s.checkFile(); err != nil {
 		return nil, nil, err
 	}
-	// The plugin makes its socket in a directory of ours, removed with the
-	// process: a killed plugin cannot remove it itself.
-	sockDir, err := os.MkdirTemp("", "calcsol-plugin-")
+	// A directory of ours for the plugin's home, temporary files and socket,
+	// removed with the process: a killed plugin cannot remove it itself.
+	root, err := os.MkdirTemp("", "calcsol-plugin-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("plugin %s: %w", s.argv[0], err)
 	}
-	cmd := exec.Command(s.argv[0], s.argv[1:]...)
-	cmd.Env = []string{goplugin.EnvUnixSocketDir + "=" + sockDir} // go-plugin adds ours after
-	// Its own process group, so that killing the group ends whatever the
-	// plugin started, and a Ctrl-C in a terminal reaches calcsol only.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &process{cmd: cmd, stderr: &tail{}, sockDir: sockDir}
-	cc := &goplugin.ClientConfig{
-		HandshakeConfig:  proto.Handshake,
-		Plugins:          goplugin.PluginSet{proto.PluginName: &proto.GRPCPlugin{}},
-		Cmd:              cmd,
+	p := &process{s: s, root: root, home: filepath.Join(root, "home"), tmp: filepath.Join(root, "tmp"), dir: s.cfg.Dir,
+		stderr: &sink{out: s.cfg.Stderr, shown: &s.shown}}
+	for _, d := range []string{p.home, p.tmp} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			os.RemoveAll(root)
+			return nil, nil, fmt.Errorf("plugin %s: %w", s.argv[0], err)
+		}
+	}
+	if p.dir == "" {
+		p.dir = p.home
+	} else if p.dir, err = filepath.Abs(p.dir); err != nil {
+		os.RemoveAll(root)
+		return nil, nil, fmt.Errorf("plugin %s: dir: %w", s.argv[0], err)
+	}
+	argv := s.resolved()
+	p.client = goplugin.NewClient(&goplugin.ClientConfig{
+		HandshakeConfig: proto.Handshake,
+		Plugins:         goplugin.PluginSet{proto.PluginName: &proto.GRPCPlugin{}},
+		// go-plugin would give the plugin calcsol's environment and stdin:
+		// the runner starts it contained instead.
+		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
+			r, err := p.newRunner(s, argv, spec)
+			if err != nil {
+				return nil, err
+			}
+			p.runner = r
+			return r, nil
+		},
+		SkipHostEnv:      true,
+		UnixSocketConfig: &goplugin.UnixSocketConfig{TempDir: root},
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		GRPCDialOptions:  proto.DialOptions(),
 		StartTimeout:     s.cfg.StartTimeout,
 		Logger:           hclog.NewNullLogger(),
-		Stderr:           io.MultiWriter(p.stderr, s.cfg.Stderr),
+		Stderr:           io.Discard, // the runner's stderr is empty
 		SyncStdout:       io.Discard,
-		SyncStderr:       s.cfg.Stderr,
-	}
-	if s.cfg.SHA256 != "" && s.file == s.argv[0] {
-		// go-plugin checks the program again as it starts it.
-		sum, _ := hexDecode(s.cfg.SHA256)
-		cc.SecureConfig = &goplugin.SecureConfig{Checksum: sum, Hash: newSHA256()}
-	}
-	p.client = goplugin.NewClient(cc)
+		SyncStderr:       p.stderr,
+	})
 	track(p)
 
 	fail := func(what string, err error) (*process, *solver.Info, error) {
 		p.kill()
-		return nil, nil, fmt.Errorf("plugin %s %s: %v%s", s.argv[0], what, err, p.stderr.suffix())
+		return nil, nil, fmt.Errorf("plugin %s %s: %w%s", s.argv[0], what, err, p.stderr.suffix())
 	}
 	rpc, err := p.client.Client()
 	if err != nil {
@@ -116,16 +137,32 @@ func (s *Strategy) startProcess(ctx context.Context, r solver.Rules) (*process, 
 // exited reports whether the process has ended.
 func (p *process) exited() bool { return p.client.Exited() }
 
-// kill ends the process and its process group, and forgets it.
+// kill ends the process and every process it started, and forgets it.
 func (p *process) kill() {
 	p.once.Do(func() {
-		if p.cmd.Process != nil {
-			_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-		}
+		p.killTree()
 		p.client.Kill()
-		_ = os.RemoveAll(p.sockDir)
+		if p.cmd != nil && p.cmd.Process != nil {
+			p.stderr.close(p.s.argv[0], p.cmd.Process.Pid)
+		}
+		_ = os.RemoveAll(p.root)
 		untrack(p)
 	})
+}
+
+// killTree kills the process's group.
+func (p *process) killTree() {
+	if p.cmd != nil && p.cmd.Process != nil {
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+// status says how the process ended (see boxRunner.status).
+func (p *process) status(d time.Duration) string {
+	if p.runner == nil {
+		return "not started"
+	}
+	return p.runner.status(d)
 }
 
 // While plugin processes run, SIGINT, SIGTERM and SIGHUP kill them all and
@@ -173,42 +210,4 @@ func untrack(p *process) {
 	if len(live.m) == 0 && !stopping.Load() {
 		signal.Stop(signals)
 	}
-}
-
-// tail keeps the last bytes a plugin wrote to stderr, for error reasons.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-const tailSize = 400
-
-func (t *tail) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if len(t.buf) > tailSize {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailSize:]...)
-	}
-	return len(b), nil
-}
-
-// suffix is " (stderr: …last line…)", or "" when the plugin wrote nothing.
-func (t *tail) suffix() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := strings.TrimSpace(string(t.buf))
-	if s == "" {
-		return ""
-	}
-	lines := strings.Split(s, "\n")
-	// A Go panic's first line says what; a Python traceback's last line.
-	last := strings.TrimSpace(lines[len(lines)-1])
-	for _, l := range lines {
-		if strings.HasPrefix(l, "panic: ") {
-			last = strings.TrimSpace(l)
-			break
-		}
-	}
-	return " (stderr: " + last + ")"
 }

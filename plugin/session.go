@@ -2,11 +2,8 @@ package plugin
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -138,9 +135,15 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 		code := st.Code()
 		switch {
 		case ss.p.exited() || code == codes.Unavailable:
+			// How it ended, once it has (its stderr is then complete).
+			how := ss.p.status(closeWait)
 			reason := ss.p.stderr.suffix()
 			ss.stop()
-			ss.lastErr = fmt.Errorf("plugin exited: %v%s", st.Message(), reason)
+			if how == stillRunning {
+				ss.lastErr = fmt.Errorf("plugin broke the connection but still ran; killed it: %v%s", st.Message(), reason)
+			} else {
+				ss.lastErr = fmt.Errorf("plugin exited (%s): %v%s", how, st.Message(), reason)
+			}
 			return ss.lastErr
 		case timedOut || code == codes.DeadlineExceeded || code == codes.Canceled:
 			// The plugin's side of gRPC may give up on the deadline (it
@@ -225,7 +228,3 @@ func (ss *session) stop() {
 		ss.p = nil
 	}
 }
-
-func newSHA256() hash.Hash { return sha256.New() }
-
-func hexDecode(s string) ([]byte, error) { return hex.DecodeString(s) }

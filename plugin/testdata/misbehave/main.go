@@ -12,6 +12,12 @@
 //	illegal    answers a move onto a stack that does not exist
 //	wronggame  answers each decision tagged with another game
 //	malformed  answers a truncated decision blob
+//	report     plays, having written env.PID into the directory: its
+//	           environment, then cwd=…, stdin=… (what fd 0 is)
+//	flood      writes 1 MiB to stderr, then "flood: last words", and exits
+//	           with status 5 on its first batch
+//	exit7      exits with status 7 on its first batch
+//	sigkill    kills itself with SIGKILL on its first batch
 package main
 
 import (
@@ -20,6 +26,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"syscall"
 
 	"github.com/calcsol/calcsol/plugin/proto"
 	"github.com/calcsol/calcsol/plugin/sdk"
@@ -35,6 +43,8 @@ func main() {
 		}
 	}
 	switch mode {
+	case "report":
+		report(os.Args[2])
 	case "junk":
 		fmt.Println("hello from a plugin that talks too much")
 	case "crashstart":
@@ -77,6 +87,19 @@ func (c *counted) Decide(ctx context.Context, reqs []solver.Request, out []solve
 	case c.mode == "panic" && c.n == 2:
 		panic("misbehave: boom")
 	case c.mode == "hang":
+		select {}
+	case c.mode == "flood":
+		// Straight to fd 2, as a crashing runtime writes.
+		line := []byte(strings.Repeat("x", 1023) + "\n")
+		for range 1024 {
+			syscall.Write(2, line)
+		}
+		syscall.Write(2, []byte("flood: last words\n"))
+		os.Exit(5)
+	case c.mode == "exit7":
+		os.Exit(7)
+	case c.mode == "sigkill":
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {}
 	}
 	return c.Session.Decide(ctx, reqs, out)
@@ -130,4 +153,19 @@ func (t *tamper) Decide(ctx context.Context, req *proto.DecideRequest) (*proto.D
 	}
 	resp.Decisions = out
 	return resp, nil
+}
+
+// report writes the process's environment, working directory and stdin to
+// dir/env.PID.
+func report(dir string) {
+	var b strings.Builder
+	for _, kv := range os.Environ() {
+		b.WriteString(kv + "\n")
+	}
+	cwd, _ := os.Getwd()
+	stdin, _ := os.Readlink("/proc/self/fd/0")
+	fmt.Fprintf(&b, "cwd=%s\nstdin=%s\n", cwd, stdin)
+	if err := os.WriteFile(filepath.Join(dir, "env."+strconv.Itoa(os.Getpid())), []byte(b.String()), 0o644); err != nil {
+		panic(err)
+	}
 }
