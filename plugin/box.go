@@ -114,7 +114,7 @@ type boxRunner struct {
 
 func (p *process) newRunner(s *Strategy, argv []string, spec *exec.Cmd) (*boxRunner, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(s.environ(p.home, p.tmp), spec.Env...)
+	cmd.Env = append(append(s.environ(p.home, p.tmp), spec.Env...), p.mark)
 	cmd.Dir = p.dir
 	cmd.Stdin = nil // /dev/null
 	cmd.Stderr = p.stderr
@@ -143,6 +143,20 @@ func (r *boxRunner) Wait(context.Context) error {
 	r.waitErr = err
 	close(r.done)
 	return err
+}
+
+// ended reports whether the process has been waited for (its pid may then
+// be another process's).
+func (r *boxRunner) ended() bool {
+	if r == nil {
+		return true
+	}
+	select {
+	case <-r.done:
+		return true
+	default:
+		return false
+	}
 }
 
 func (r *boxRunner) Kill(context.Context) error {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/calcsol/calcsol/plugin"
 	"github.com/calcsol/calcsol/solver"
@@ -79,7 +80,7 @@ func TestEnvironment(t *testing.T) {
 		"CALCSOL_TEST_NAMED": true, "CALCSOL_TEST_SET": true}
 	for k := range env {
 		ok := allowed[k] || strings.HasPrefix(k, "LC_") || strings.HasPrefix(k, "PLUGIN_") ||
-			k == "TZ" || k == "LANGUAGE" || k == "CALCSOL_PLUGIN_MAGIC_COOKIE"
+			k == "TZ" || k == "LANGUAGE" || k == "CALCSOL_PLUGIN_MAGIC_COOKIE" || k == "CALCSOL_PLUGIN_BOX"
 		if !ok {
 			t.Errorf("the plugin got %s from the host", k)
 		}
@@ -200,6 +201,40 @@ func TestPluginEnd(t *testing.T) {
 			}
 			if len(out) > plugin.StderrShown+procs*200 {
 				t.Errorf("calcsol's stderr got %d bytes of the plugin's, want about %d", len(out), plugin.StderrShown)
+			}
+		})
+	}
+}
+
+// TestNoProcessLeft: what a plugin starts ends with it, in its process group
+// or not — a child in a session of its own, an orphan of a double fork, the
+// child of a plugin that crashed — and no socket directory is left.
+func TestNoProcessLeft(t *testing.T) {
+	bin := build(t, "./plugin/testdata/misbehave")
+	ds := shippedDecks(t, "uniform-1000", 8)
+	for _, tc := range []struct {
+		mode string
+		// processes that write a pid file, per plugin process
+		writers int
+	}{{"setsid", 2}, {"daemon", 3}, {"setsidcrash", 2}} {
+		t.Run(tc.mode, func(t *testing.T) {
+			dir, tmp := t.TempDir(), t.TempDir()
+			t.Setenv("TMPDIR", tmp)
+			p := newPlugin(t, plugin.Config{Command: bin + " " + tc.mode + " " + dir, Timeout: patient})
+			sum, _, err := tournament.Evaluate(context.Background(), ds, solver.DefaultRules(), p, tournament.Options{Workers: 1, Batch: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (sum.Failures == 0) != (tc.mode != "setsidcrash") {
+				t.Errorf("%d failures", sum.Failures)
+			}
+			ps := pids(t, dir)
+			if len(ps) < tc.writers || len(ps)%tc.writers != 0 {
+				t.Fatalf("%d pid files, want a multiple of %d", len(ps), tc.writers)
+			}
+			waitGone(t, ps, 2*time.Second)
+			if left, _ := os.ReadDir(tmp); len(left) != 0 {
+				t.Errorf("%d files left in TMPDIR, %s first", len(left), left[0].Name())
 			}
 		})
 	}

@@ -6,8 +6,8 @@
 //
 // The host is the referee and owns the processes: a plugin that crashes,
 // hangs past its timeout, writes junk, or answers nonsense costs only its
-// own games, which fail with the reason; its process (its whole process
-// group) is killed on every path, and while plugins run, SIGINT, SIGTERM
+// own games, which fail with the reason; its process, and every process it
+// started, is killed on every path, and while plugins run, SIGINT, SIGTERM
 // and SIGHUP kill them all and end the program. docs/plugins.md has the protocol;
 // package plugin/sdk is what a plugin imports.
 package plugin
@@ -288,7 +288,7 @@ func (s *Strategy) Start(ctx context.Context, r solver.Rules) (solver.Session, e
 	return sess, nil
 }
 
-// KillAll kills every plugin process still running, with its process group.
+// KillAll kills every plugin process still running, with what it started.
 func KillAll() {
 	live.Lock()
 	ps := make([]*process, 0, len(live.m))

@@ -31,10 +31,11 @@ type process struct {
 	runner   *boxRunner
 	strategy proto.StrategyClient
 	stderr   *sink
-	root     string // the process's own directory: its home, temporary files and socket
+	root     string // the process's own directory: its home and temporary files
 	home     string
 	tmp      string
 	dir      string // its working directory
+	mark     string // NAME=VALUE in its environment, and in its children's
 	deltas   bool   // the plugin takes delta records
 	once     sync.Once
 }
@@ -45,18 +46,23 @@ var live = struct {
 	m map[*process]struct{}
 }{m: map[*process]struct{}{}}
 
+// markName is the variable that marks a plugin process and what it starts.
+const markName = "CALCSOL_PLUGIN_BOX"
+
+var marks atomic.Int64
+
 // startProcess starts the plugin program and opens its session for rules r.
 func (s *Strategy) startProcess(ctx context.Context, r solver.Rules) (*process, *solver.Info, error) {
 	if err := s.checkFile(); err != nil {
 		return nil, nil, err
 	}
-	// A directory of ours for the plugin's home, temporary files and socket,
-	// removed with the process: a killed plugin cannot remove it itself.
+	// A directory of ours for the plugin's home and temporary files, removed
+	// with the process: a killed plugin cannot remove it itself.
 	root, err := os.MkdirTemp("", "calcsol-plugin-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("plugin %s: %w", s.argv[0], err)
 	}
-	p := &process{s: s, root: root, home: filepath.Join(root, "home"), tmp: filepath.Join(root, "tmp"), dir: s.cfg.Dir,
+	p := &process{s: s, root: root, mark: fmt.Sprintf("%s=%d-%d", markName, os.Getpid(), marks.Add(1)), home: filepath.Join(root, "home"), tmp: filepath.Join(root, "tmp"), dir: s.cfg.Dir,
 		stderr: &sink{out: s.cfg.Stderr, shown: &s.shown}}
 	for _, d := range []string{p.home, p.tmp} {
 		if err := os.Mkdir(d, 0o700); err != nil {
@@ -84,8 +90,9 @@ func (s *Strategy) startProcess(ctx context.Context, r solver.Rules) (*process, 
 			p.runner = r
 			return r, nil
 		},
-		SkipHostEnv:      true,
-		UnixSocketConfig: &goplugin.UnixSocketConfig{TempDir: root},
+		SkipHostEnv: true,
+		// The socket's directory is go-plugin's, in TMPDIR: under root its
+		// path could pass the 108 bytes a socket's may have.
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		GRPCDialOptions:  proto.DialOptions(),
 		StartTimeout:     s.cfg.StartTimeout,
@@ -150,13 +157,6 @@ func (p *process) kill() {
 	})
 }
 
-// killTree kills the process's group.
-func (p *process) killTree() {
-	if p.cmd != nil && p.cmd.Process != nil {
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-	}
-}
-
 // status says how the process ended (see boxRunner.status).
 func (p *process) status(d time.Duration) string {
 	if p.runner == nil {
@@ -195,6 +195,7 @@ func track(p *process) {
 	defer live.Unlock()
 	if len(live.m) == 0 {
 		signal.Notify(signals, interrupt.Signals...)
+		adoptOrphans()
 	}
 	live.m[p] = struct{}{}
 }

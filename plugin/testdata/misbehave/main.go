@@ -18,16 +18,25 @@
 //	           with status 5 on its first batch
 //	exit7      exits with status 7 on its first batch
 //	sigkill    kills itself with SIGKILL on its first batch
+//	setsid     plays, having started a child in a session of its own (which
+//	           writes its pid into the directory and sleeps)
+//	daemon     plays, having started a child that starts such a sleeper and
+//	           exits (a double fork: the sleeper is an orphan at once)
+//	setsidcrash starts a sleeper as setsid does, exits on its first batch
+//
+// Each mode that starts a sleeper waits for its pid file before serving.
 package main
 
 import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/calcsol/calcsol/plugin/proto"
 	"github.com/calcsol/calcsol/plugin/sdk"
@@ -45,6 +54,19 @@ func main() {
 	switch mode {
 	case "report":
 		report(os.Args[2])
+	case "sleeper":
+		select {}
+	case "middle":
+		start("sleeper", os.Args[2])
+		os.Exit(0)
+	case "setsid", "setsidcrash":
+		n := files(os.Args[2])
+		start("sleeper", os.Args[2])
+		await(os.Args[2], n+1)
+	case "daemon":
+		n := files(os.Args[2])
+		start("middle", os.Args[2])
+		await(os.Args[2], n+2)
 	case "junk":
 		fmt.Println("hello from a plugin that talks too much")
 	case "crashstart":
@@ -96,6 +118,8 @@ func (c *counted) Decide(ctx context.Context, reqs []solver.Request, out []solve
 		}
 		syscall.Write(2, []byte("flood: last words\n"))
 		os.Exit(5)
+	case c.mode == "setsidcrash":
+		os.Exit(4)
 	case c.mode == "exit7":
 		os.Exit(7)
 	case c.mode == "sigkill":
@@ -168,4 +192,34 @@ func report(dir string) {
 	if err := os.WriteFile(filepath.Join(dir, "env."+strconv.Itoa(os.Getpid())), []byte(b.String()), 0o644); err != nil {
 		panic(err)
 	}
+}
+
+// start runs this program again in mode, with dir, in a session of its own.
+func start(mode, dir string) {
+	self, err := os.Executable()
+	if err != nil {
+		panic(err)
+	}
+	cmd := exec.Command(self, mode, dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		panic(err)
+	}
+}
+
+// files counts the files in dir.
+func files(dir string) int {
+	es, _ := os.ReadDir(dir)
+	return len(es)
+}
+
+// await waits until dir holds n files.
+func await(dir string, n int) {
+	for range 1000 {
+		if files(dir) >= n {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	panic("misbehave: the sleeper did not start")
 }
