@@ -239,3 +239,32 @@ func TestNoProcessLeft(t *testing.T) {
 		})
 	}
 }
+
+// TestRestartWindow: a plugin that crashes now and then, more than
+// MaxRestarts times in a session but never MaxRestarts times within
+// RestartWindow games, loses only the games in play when it crashed.
+func TestRestartWindow(t *testing.T) {
+	bin := build(t, "./plugin/testdata/misbehave")
+	dir := t.TempDir()
+	ds := shippedDecks(t, "uniform-1000", 300)
+	const batch = 8
+	p := newPlugin(t, plugin.Config{Command: bin + " rarecrash " + dir, Timeout: patient})
+	sum, res, err := tournament.Evaluate(context.Background(), ds, solver.DefaultRules(), p, tournament.Options{Workers: 1, Batch: batch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	restarts := len(pids(t, dir)) - 1
+	t.Logf("%d restarts, %d games failed", restarts, sum.Failures)
+	if restarts <= plugin.MaxRestarts {
+		t.Fatalf("%d restarts: the test wants more than MaxRestarts (%d)", restarts, plugin.MaxRestarts)
+	}
+	if sum.Failures == 0 || sum.Failures > restarts*batch {
+		t.Errorf("%d games failed in %d crashes of batches of %d", sum.Failures, restarts, batch)
+	}
+	for _, g := range res {
+		if g.Failed && !strings.HasPrefix(g.Reason, "strategy failed: plugin exited (exit status 6)") {
+			t.Errorf("deck %d failed with %q", g.Deck, g.Reason)
+			break
+		}
+	}
+}

@@ -44,9 +44,14 @@ const (
 	// a round trip alone can take tens of milliseconds on a loaded machine.
 	MinBatchTimeout = time.Second
 	// MaxRestarts is how many times a session starts its plugin again after
-	// the process crashed, hung or was killed; after that every batch fails
-	// at once with the last reason.
+	// the process crashed, hung or was killed, within RestartWindow games
+	// begun; past that, every batch fails at once with the last reason until
+	// the oldest of those restarts is RestartWindow games old. A plugin that
+	// is rarely late loses only the games it was late on; one that fails
+	// all the time costs MaxRestarts restarts per RestartWindow games.
 	MaxRestarts = 3
+	// RestartWindow is the number of games MaxRestarts counts in.
+	RestartWindow = 100
 )
 
 // Config says how to run a plugin.

@@ -23,6 +23,7 @@
 //	daemon     plays, having started a child that starts such a sleeper and
 //	           exits (a double fork: the sleeper is an orphan at once)
 //	setsidcrash starts a sleeper as setsid does, exits on its first batch
+//	rarecrash  exits on its 300th batch
 //
 // Each mode that starts a sleeper waits for its pid file before serving.
 package main
@@ -118,6 +119,8 @@ func (c *counted) Decide(ctx context.Context, reqs []solver.Request, out []solve
 		}
 		syscall.Write(2, []byte("flood: last words\n"))
 		os.Exit(5)
+	case c.mode == "rarecrash" && c.n == 300:
+		os.Exit(6)
 	case c.mode == "setsidcrash":
 		os.Exit(4)
 	case c.mode == "exit7":
