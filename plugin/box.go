@@ -108,6 +108,7 @@ type boxRunner struct {
 	stdout io.ReadCloser
 	name   string
 
+	pid     atomic.Int64  // once started
 	done    chan struct{} // closed when the process has been waited for
 	waitErr error
 }
@@ -126,7 +127,6 @@ func (p *process) newRunner(s *Strategy, argv []string, spec *exec.Cmd) (*boxRun
 	if err != nil {
 		return nil, err
 	}
-	p.cmd = cmd
 	return &boxRunner{p: p, cmd: cmd, stdout: stdout, name: argv[0], done: make(chan struct{})}, nil
 }
 
@@ -135,7 +135,11 @@ func (r *boxRunner) Start(context.Context) error {
 	if err := r.p.s.checkFile(); err != nil {
 		return err
 	}
-	return r.cmd.Start()
+	if err := r.cmd.Start(); err != nil {
+		return err
+	}
+	r.pid.Store(int64(r.cmd.Process.Pid))
+	return nil
 }
 
 func (r *boxRunner) Wait(context.Context) error {
@@ -173,10 +177,10 @@ func (r *boxRunner) Stderr() io.ReadCloser { return io.NopCloser(strings.NewRead
 func (r *boxRunner) Name() string          { return r.name }
 
 func (r *boxRunner) ID() string {
-	if r.cmd.Process == nil {
-		return ""
+	if pid := r.pid.Load(); pid != 0 {
+		return fmt.Sprint(pid)
 	}
-	return fmt.Sprint(r.cmd.Process.Pid)
+	return ""
 }
 
 func (r *boxRunner) PluginToHost(n, a string) (string, string, error) { return n, a, nil }

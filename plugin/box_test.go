@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -267,4 +268,28 @@ func TestRestartWindow(t *testing.T) {
 			break
 		}
 	}
+}
+
+// TestInterruptEndsChildren: Ctrl-C to `calcsol eval` ends the plugin and
+// the child it started in a session of its own.
+func TestInterruptEndsChildren(t *testing.T) {
+	calcsol := build(t, "./cmd/calcsol")
+	bin := build(t, "./plugin/testdata/misbehave")
+	dir := t.TempDir()
+	cmd := exec.Command(calcsol, "eval", "--corpus", "uniform-1000", "--stacks", "3", "--workers", "1",
+		"--strategy", "plugin:command="+bin+" setsidhang "+dir+",timeout=1m")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	for deadline := time.Now().Add(20 * time.Second); len(pids(t, dir)) < 2; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the plugin and its child did not start")
+		}
+	}
+	cmd.Process.Signal(os.Interrupt)
+	if err := cmd.Wait(); err == nil {
+		t.Error("calcsol eval ended well after an interrupt")
+	}
+	waitGone(t, pids(t, dir), 2*time.Second)
 }

@@ -27,8 +27,7 @@ import (
 type process struct {
 	s        *Strategy
 	client   *goplugin.Client
-	cmd      *exec.Cmd // set by the runner go-plugin asks for
-	runner   *boxRunner
+	runner   atomic.Pointer[boxRunner] // the one go-plugin asked for
 	strategy proto.StrategyClient
 	stderr   *sink
 	root     string // the process's own directory: its home and temporary files
@@ -87,7 +86,7 @@ func (s *Strategy) startProcess(ctx context.Context, r solver.Rules) (*process, 
 			if err != nil {
 				return nil, err
 			}
-			p.runner = r
+			p.runner.Store(r)
 			return r, nil
 		},
 		SkipHostEnv: true,
@@ -149,8 +148,8 @@ func (p *process) kill() {
 	p.once.Do(func() {
 		p.killTree()
 		p.client.Kill()
-		if p.cmd != nil && p.cmd.Process != nil {
-			p.stderr.close(p.s.argv[0], p.cmd.Process.Pid)
+		if pid := p.pid(); pid != 0 {
+			p.stderr.close(p.s.argv[0], pid)
 		}
 		_ = os.RemoveAll(p.root)
 		untrack(p)
@@ -159,10 +158,19 @@ func (p *process) kill() {
 
 // status says how the process ended (see boxRunner.status).
 func (p *process) status(d time.Duration) string {
-	if p.runner == nil {
+	r := p.runner.Load()
+	if r == nil {
 		return "not started"
 	}
-	return p.runner.status(d)
+	return r.status(d)
+}
+
+// pid is the process's pid, 0 until it started.
+func (p *process) pid() int {
+	if r := p.runner.Load(); r != nil {
+		return int(r.pid.Load())
+	}
+	return 0
 }
 
 // While plugin processes run, SIGINT, SIGTERM and SIGHUP kill them all and

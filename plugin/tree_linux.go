@@ -89,13 +89,13 @@ const treeRounds = 200
 // killTree kills the process, its group, and every process it started,
 // and reaps those that calcsol adopted.
 func (p *process) killTree() {
-	if p.cmd == nil || p.cmd.Process == nil {
+	pid, self := p.pid(), os.Getpid()
+	if pid == 0 {
 		return
 	}
-	pid, self := p.cmd.Process.Pid, os.Getpid()
 	_ = syscall.Kill(-pid, syscall.SIGSTOP)
 	members := map[int]bool{}
-	if !p.runner.ended() {
+	if !p.runner.Load().ended() {
 		// Until it is waited for, its pid is its own.
 		members[pid] = true
 		_ = syscall.Kill(pid, syscall.SIGSTOP)

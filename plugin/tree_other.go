@@ -12,8 +12,10 @@ func adoptOrphans() {}
 
 // killTree kills the process and its group.
 func (p *process) killTree() {
-	if p.cmd != nil && p.cmd.Process != nil {
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-		_ = p.cmd.Process.Kill()
+	if pid := p.pid(); pid != 0 {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		if !p.runner.Load().ended() {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
 	}
 }

@@ -23,6 +23,7 @@
 //	daemon     plays, having started a child that starts such a sleeper and
 //	           exits (a double fork: the sleeper is an orphan at once)
 //	setsidcrash starts a sleeper as setsid does, exits on its first batch
+//	setsidhang starts a sleeper as setsid does, never answers a batch
 //	rarecrash  exits on its 300th batch
 //
 // Each mode that starts a sleeper waits for its pid file before serving.
@@ -60,7 +61,7 @@ func main() {
 	case "middle":
 		start("sleeper", os.Args[2])
 		os.Exit(0)
-	case "setsid", "setsidcrash":
+	case "setsid", "setsidcrash", "setsidhang":
 		n := files(os.Args[2])
 		start("sleeper", os.Args[2])
 		await(os.Args[2], n+1)
@@ -109,7 +110,7 @@ func (c *counted) Decide(ctx context.Context, reqs []solver.Request, out []solve
 		os.Exit(2)
 	case c.mode == "panic" && c.n == 2:
 		panic("misbehave: boom")
-	case c.mode == "hang":
+	case c.mode == "hang" || c.mode == "setsidhang":
 		select {}
 	case c.mode == "flood":
 		// Straight to fd 2, as a crashing runtime writes.
