@@ -166,6 +166,7 @@ func TestPluginEnd(t *testing.T) {
 		mode string
 		want []string // in every failed game's reason
 	}{
+		{"crashstart", []string{"did not start (exit status 1)", "tried twice"}},
 		{"exit7", []string{"plugin exited (exit status 7)"}},
 		{"sigkill", []string{"plugin exited (killed by signal 9 (killed))"}},
 		{"flood", []string{"plugin exited (exit status 5)", "(stderr, 1048594 bytes, ends: flood: last words)"}},

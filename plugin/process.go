@@ -45,6 +45,9 @@ var live = struct {
 	m map[*process]struct{}
 }{m: map[*process]struct{}{}}
 
+// startWait bounds the wait for how a process that failed to start ended.
+const startWait = 100 * time.Millisecond
+
 // markName is the variable that marks a plugin process and what it starts.
 const markName = "CALCSOL_PLUGIN_BOX"
 
@@ -103,8 +106,14 @@ func (s *Strategy) startProcess(ctx context.Context, r solver.Rules) (*process, 
 	track(p)
 
 	fail := func(what string, err error) (*process, *solver.Info, error) {
+		// A process that ended by itself says how; one that still runs is
+		// killed here, which says nothing.
+		how := ""
+		if st := p.status(startWait); st != stillRunning && st != "not started" {
+			how = " (" + st + ")"
+		}
 		p.kill()
-		return nil, nil, fmt.Errorf("plugin %s %s: %w%s", s.argv[0], what, err, p.stderr.suffix())
+		return nil, nil, fmt.Errorf("plugin %s %s%s: %w%s", s.argv[0], what, how, err, p.stderr.suffix())
 	}
 	rpc, err := p.client.Client()
 	if err != nil {
