@@ -6,9 +6,9 @@
 //
 // The host is the referee and owns the processes: a plugin that crashes,
 // hangs past its timeout, writes junk, or answers nonsense costs only its
-// own games, which fail with the reason; its process (its whole process
-// group) is killed on every path, and while plugins run, SIGINT and SIGTERM
-// kill them all and end the program. docs/plugins.md has the protocol;
+// own games, which fail with the reason; its process, and every process it
+// started, is killed on every path, and while plugins run, SIGINT, SIGTERM
+// and SIGHUP kill them all and end the program. docs/plugins.md has the protocol;
 // package plugin/sdk is what a plugin imports.
 package plugin
 
@@ -25,6 +25,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	goplugin "github.com/hashicorp/go-plugin"
@@ -43,9 +44,14 @@ const (
 	// a round trip alone can take tens of milliseconds on a loaded machine.
 	MinBatchTimeout = time.Second
 	// MaxRestarts is how many times a session starts its plugin again after
-	// the process crashed, hung or was killed; after that every batch fails
-	// at once with the last reason.
+	// the process crashed, hung or was killed, within RestartWindow games
+	// begun; past that, every batch fails at once with the last reason until
+	// the oldest of those restarts is RestartWindow games old. A plugin that
+	// is rarely late loses only the games it was late on; one that fails
+	// all the time costs MaxRestarts restarts per RestartWindow games.
 	MaxRestarts = 3
+	// RestartWindow is the number of games MaxRestarts counts in.
+	RestartWindow = 100
 )
 
 // Config says how to run a plugin.
@@ -64,6 +70,13 @@ type Config struct {
 	// Batch is the batch size the plugin asks the harness for
 	// (solver.Batcher). 0 means DefaultBatch.
 	Batch int `param:"batch" min:"1" max:"16384" doc:"decisions per request"`
+	// Env is what the plugin's environment holds beyond the few variables
+	// every plugin gets (PATH, LANG, LC_*, TZ, HOME and TMPDIR of its own):
+	// NAME passes the host's variable, NAME=VALUE sets one.
+	Env []string `param:"env" doc:"environment variables it gets: NAME (the host's value) or NAME=VALUE"`
+	// Dir is the plugin's working directory, relative to calcsol's; empty
+	// means a fresh empty directory, removed with the process.
+	Dir string `param:"dir" doc:"its working directory (default: a fresh empty one; . is calcsol's)"`
 	// StartTimeout bounds the start of a process (handshake and session
 	// start). 0 means DefaultStartTimeout.
 	StartTimeout time.Duration
@@ -85,6 +98,8 @@ type Strategy struct {
 
 	mu   sync.Mutex
 	info *solver.Info // as the plugin reported it, once a session started
+
+	shown atomic.Int64 // bytes of its processes' stderr copied to cfg.Stderr
 }
 
 var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -98,6 +113,9 @@ func New(cfg Config) (*Strategy, error) {
 	}
 	if len(argv) == 0 {
 		return nil, errors.New("plugin: no command")
+	}
+	if err := checkEnv(cfg.Env); err != nil {
+		return nil, err
 	}
 	cfg.SHA256 = strings.ToLower(strings.TrimSpace(cfg.SHA256))
 	if cfg.SHA256 != "" && !sha256Hex.MatchString(cfg.SHA256) {
@@ -148,14 +166,19 @@ func CheckedFile(argv []string) string {
 	if len(argv) == 0 {
 		return ""
 	}
+	return argv[checkedIndex(argv)]
+}
+
+// checkedIndex is the index in argv of the file CheckedFile returns.
+func checkedIndex(argv []string) int {
 	if interpreters.MatchString(filepath.Base(argv[0])) {
-		for _, a := range argv[1:] {
+		for i, a := range argv[1:] {
 			if !strings.HasPrefix(a, "-") {
-				return a
+				return i + 1
 			}
 		}
 	}
-	return argv[0]
+	return 0
 }
 
 // FileSHA256 returns the hex SHA-256 of the file at path.
@@ -270,7 +293,7 @@ func (s *Strategy) Start(ctx context.Context, r solver.Rules) (solver.Session, e
 	return sess, nil
 }
 
-// KillAll kills every plugin process still running, with its process group.
+// KillAll kills every plugin process still running, with what it started.
 func KillAll() {
 	live.Lock()
 	ps := make([]*process, 0, len(live.m))

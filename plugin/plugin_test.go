@@ -298,7 +298,8 @@ func TestSHA256(t *testing.T) {
 }
 
 // TestSignals runs `calcsol eval` with a plugin that hangs and stops calcsol:
-// after SIGTERM calcsol kills the plugin's process group; after SIGKILL the
+// after SIGTERM or SIGHUP calcsol kills the plugin's process group and
+// removes its socket directory; after SIGKILL the
 // plugin notices its host is gone and exits by itself.
 func TestSignals(t *testing.T) {
 	calcsol := build(t, "./cmd/calcsol")
@@ -306,7 +307,7 @@ func TestSignals(t *testing.T) {
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		wait time.Duration
-	}{{syscall.SIGTERM, 2 * time.Second}, {syscall.SIGKILL, 5 * time.Second}} {
+	}{{syscall.SIGTERM, 2 * time.Second}, {syscall.SIGHUP, 2 * time.Second}, {syscall.SIGKILL, 5 * time.Second}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
 			dir, tmp := t.TempDir(), t.TempDir()
 			cmd := exec.Command(calcsol, "eval", "--corpus", "uniform-1000", "--stacks", "3", "--workers", "1",

@@ -8,26 +8,34 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"strings"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/go-plugin/runner"
 
+	"github.com/calcsol/calcsol/internal/interrupt"
 	"github.com/calcsol/calcsol/plugin/proto"
 	"github.com/calcsol/calcsol/solver"
 )
 
 // process is one running plugin program.
 type process struct {
+	s        *Strategy
 	client   *goplugin.Client
-	cmd      *exec.Cmd
+	runner   atomic.Pointer[boxRunner] // the one go-plugin asked for
 	strategy proto.StrategyClient
-	stderr   *tail
-	sockDir  string
-	deltas   bool // the plugin takes delta records
+	stderr   *sink
+	root     string // the process's own directory: its home and temporary files
+	home     string
+	tmp      string
+	dir      string // its working directory
+	mark     string // NAME=VALUE in its environment, and in its children's
+	deltas   bool   // the plugin takes delta records
 	once     sync.Once
 }
 
@@ -37,46 +45,75 @@ var live = struct {
 	m map[*process]struct{}
 }{m: map[*process]struct{}{}}
 
+// startWait bounds the wait for how a process that failed to start ended.
+const startWait = 100 * time.Millisecond
+
+// markName is the variable that marks a plugin process and what it starts.
+const markName = "CALCSOL_PLUGIN_BOX"
+
+var marks atomic.Int64
+
 // startProcess starts the plugin program and opens its session for rules r.
 func (s *Strategy) startProcess(ctx context.Context, r solver.Rules) (*process, *solver.Info, error) {
 	if err := s.checkFile(); err != nil {
 		return nil, nil, err
 	}
-	// The plugin makes its socket in a directory of ours, removed with the
-	// process: a killed plugin cannot remove it itself.
-	sockDir, err := os.MkdirTemp("", "calcsol-plugin-")
+	// A directory of ours for the plugin's home and temporary files, removed
+	// with the process: a killed plugin cannot remove it itself.
+	root, err := os.MkdirTemp("", "calcsol-plugin-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("plugin %s: %w", s.argv[0], err)
 	}
-	cmd := exec.Command(s.argv[0], s.argv[1:]...)
-	cmd.Env = []string{goplugin.EnvUnixSocketDir + "=" + sockDir} // go-plugin adds ours after
-	// Its own process group, so that killing the group ends whatever the
-	// plugin started, and a Ctrl-C in a terminal reaches calcsol only.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	p := &process{cmd: cmd, stderr: &tail{}, sockDir: sockDir}
-	cc := &goplugin.ClientConfig{
-		HandshakeConfig:  proto.Handshake,
-		Plugins:          goplugin.PluginSet{proto.PluginName: &proto.GRPCPlugin{}},
-		Cmd:              cmd,
+	p := &process{s: s, root: root, mark: fmt.Sprintf("%s=%d-%d", markName, os.Getpid(), marks.Add(1)), home: filepath.Join(root, "home"), tmp: filepath.Join(root, "tmp"), dir: s.cfg.Dir,
+		stderr: &sink{out: s.cfg.Stderr, shown: &s.shown}}
+	for _, d := range []string{p.home, p.tmp} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			os.RemoveAll(root)
+			return nil, nil, fmt.Errorf("plugin %s: %w", s.argv[0], err)
+		}
+	}
+	if p.dir == "" {
+		p.dir = p.home
+	} else if p.dir, err = filepath.Abs(p.dir); err != nil {
+		os.RemoveAll(root)
+		return nil, nil, fmt.Errorf("plugin %s: dir: %w", s.argv[0], err)
+	}
+	argv := s.resolved()
+	p.client = goplugin.NewClient(&goplugin.ClientConfig{
+		HandshakeConfig: proto.Handshake,
+		Plugins:         goplugin.PluginSet{proto.PluginName: &proto.GRPCPlugin{}},
+		// go-plugin would give the plugin calcsol's environment and stdin:
+		// the runner starts it contained instead.
+		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
+			r, err := p.newRunner(s, argv, spec)
+			if err != nil {
+				return nil, err
+			}
+			p.runner.Store(r)
+			return r, nil
+		},
+		SkipHostEnv: true,
+		// The socket's directory is go-plugin's, in TMPDIR: under root its
+		// path could pass the 108 bytes a socket's may have.
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		GRPCDialOptions:  proto.DialOptions(),
 		StartTimeout:     s.cfg.StartTimeout,
 		Logger:           hclog.NewNullLogger(),
-		Stderr:           io.MultiWriter(p.stderr, s.cfg.Stderr),
+		Stderr:           io.Discard, // the runner's stderr is empty
 		SyncStdout:       io.Discard,
-		SyncStderr:       s.cfg.Stderr,
-	}
-	if s.cfg.SHA256 != "" && s.file == s.argv[0] {
-		// go-plugin checks the program again as it starts it.
-		sum, _ := hexDecode(s.cfg.SHA256)
-		cc.SecureConfig = &goplugin.SecureConfig{Checksum: sum, Hash: newSHA256()}
-	}
-	p.client = goplugin.NewClient(cc)
+		SyncStderr:       p.stderr,
+	})
 	track(p)
 
 	fail := func(what string, err error) (*process, *solver.Info, error) {
+		// A process that ended by itself says how; one that still runs is
+		// killed here, which says nothing.
+		how := ""
+		if st := p.status(startWait); st != stillRunning && st != "not started" {
+			how = " (" + st + ")"
+		}
 		p.kill()
-		return nil, nil, fmt.Errorf("plugin %s %s: %v%s", s.argv[0], what, err, p.stderr.suffix())
+		return nil, nil, fmt.Errorf("plugin %s %s%s: %w%s", s.argv[0], what, how, err, p.stderr.suffix())
 	}
 	rpc, err := p.client.Client()
 	if err != nil {
@@ -115,21 +152,39 @@ func (s *Strategy) startProcess(ctx context.Context, r solver.Rules) (*process, 
 // exited reports whether the process has ended.
 func (p *process) exited() bool { return p.client.Exited() }
 
-// kill ends the process and its process group, and forgets it.
+// kill ends the process and every process it started, and forgets it.
 func (p *process) kill() {
 	p.once.Do(func() {
-		if p.cmd.Process != nil {
-			_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-		}
+		p.killTree()
 		p.client.Kill()
-		_ = os.RemoveAll(p.sockDir)
+		if pid := p.pid(); pid != 0 {
+			p.stderr.close(p.s.argv[0], pid)
+		}
+		_ = os.RemoveAll(p.root)
 		untrack(p)
 	})
 }
 
-// While plugin processes run, SIGINT and SIGTERM kill them all and end the
-// program with status 128 + the signal's number: a plugin never outlives an
-// interrupted calcsol. The handler is installed only while a plugin runs, so
+// status says how the process ended (see boxRunner.status).
+func (p *process) status(d time.Duration) string {
+	r := p.runner.Load()
+	if r == nil {
+		return "not started"
+	}
+	return r.status(d)
+}
+
+// pid is the process's pid, 0 until it started.
+func (p *process) pid() int {
+	if r := p.runner.Load(); r != nil {
+		return int(r.pid.Load())
+	}
+	return 0
+}
+
+// While plugin processes run, SIGINT, SIGTERM and SIGHUP kill them all and
+// end the program with status 128 + the signal's number: a plugin never
+// outlives an interrupted calcsol. The handler is installed only while a plugin runs, so
 // a program's own handling of those signals is untouched otherwise; with
 // plugins running, an interrupted run ends as if killed (a tournament resumes
 // from its records as after kill -9).
@@ -156,7 +211,8 @@ func track(p *process) {
 	live.Lock()
 	defer live.Unlock()
 	if len(live.m) == 0 {
-		signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+		signal.Notify(signals, interrupt.Signals...)
+		adoptOrphans()
 	}
 	live.m[p] = struct{}{}
 }
@@ -172,42 +228,4 @@ func untrack(p *process) {
 	if len(live.m) == 0 && !stopping.Load() {
 		signal.Stop(signals)
 	}
-}
-
-// tail keeps the last bytes a plugin wrote to stderr, for error reasons.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-const tailSize = 400
-
-func (t *tail) Write(b []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, b...)
-	if len(t.buf) > tailSize {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailSize:]...)
-	}
-	return len(b), nil
-}
-
-// suffix is " (stderr: …last line…)", or "" when the plugin wrote nothing.
-func (t *tail) suffix() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := strings.TrimSpace(string(t.buf))
-	if s == "" {
-		return ""
-	}
-	lines := strings.Split(s, "\n")
-	// A Go panic's first line says what; a Python traceback's last line.
-	last := strings.TrimSpace(lines[len(lines)-1])
-	for _, l := range lines {
-		if strings.HasPrefix(l, "panic: ") {
-			last = strings.TrimSpace(l)
-			break
-		}
-	}
-	return " (stderr: " + last + ")"
 }

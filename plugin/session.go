@@ -2,11 +2,8 @@ package plugin
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"time"
 
 	"google.golang.org/grpc/codes"
@@ -18,15 +15,17 @@ import (
 )
 
 // session is a Session played by one plugin process; it starts the process
-// again (up to MaxRestarts times) after the process died or was killed.
+// again after the process died or was killed, at most MaxRestarts times in
+// RestartWindow games.
 type session struct {
-	s        *Strategy
-	rules    solver.Rules
-	p        *process // nil when no process runs
-	restarts int
-	gaveUp   error // set: every batch fails with this
-	lastErr  error // why the last process was stopped
-	closed   bool
+	s          *Strategy
+	rules      solver.Rules
+	p          *process // nil when no process runs
+	begun      int      // games begun in the session
+	restartsAt []int    // begun at each restart within the window
+	gaveUp     error    // set: every batch fails with this
+	lastErr    error    // why the last process was stopped
+	closed     bool
 
 	first int      // the stock's length at a game's first decision
 	ended []uint64 // games over, not yet told to the plugin
@@ -70,15 +69,19 @@ func (ss *session) launch(ctx context.Context) error {
 // Decide implements solver.Session: one request to the plugin for the whole
 // batch.
 func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solver.Decision) error {
+	for i := range reqs {
+		if rq := &reqs[i]; rq.Step == 1 || rq.Step == 0 && rq.Position.StockLen() == ss.first {
+			ss.begun++
+		}
+	}
 	if ss.gaveUp != nil {
 		return ss.gaveUp
 	}
 	if ss.p == nil {
-		if ss.restarts >= MaxRestarts {
-			ss.gaveUp = fmt.Errorf("plugin %s: gave up after %d restarts (last: %v)", ss.s.argv[0], ss.restarts, ss.lastErr)
-			return ss.gaveUp
+		if !ss.mayRestart() {
+			return fmt.Errorf("plugin %s: gave up after %d restarts within %d games, for now (last: %v)", ss.s.argv[0], MaxRestarts, RestartWindow, ss.lastErr)
 		}
-		ss.restarts++
+		ss.restartsAt = append(ss.restartsAt, ss.begun)
 		// The games the old process knew are over (a failed batch fails all
 		// its games), so the new one starts afresh.
 		ss.ended = ss.ended[:0]
@@ -138,9 +141,15 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 		code := st.Code()
 		switch {
 		case ss.p.exited() || code == codes.Unavailable:
+			// How it ended, once it has (its stderr is then complete).
+			how := ss.p.status(closeWait)
 			reason := ss.p.stderr.suffix()
 			ss.stop()
-			ss.lastErr = fmt.Errorf("plugin exited: %v%s", st.Message(), reason)
+			if how == stillRunning {
+				ss.lastErr = fmt.Errorf("plugin broke the connection but still ran; killed it: %v%s", st.Message(), reason)
+			} else {
+				ss.lastErr = fmt.Errorf("plugin exited (%s): %v%s", how, st.Message(), reason)
+			}
 			return ss.lastErr
 		case timedOut || code == codes.DeadlineExceeded || code == codes.Canceled:
 			// The plugin's side of gRPC may give up on the deadline (it
@@ -179,6 +188,17 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 		return fmt.Errorf("plugin sent a malformed answer: %d bytes after %d decisions", len(b), len(reqs))
 	}
 	return nil
+}
+
+// mayRestart reports whether fewer than MaxRestarts restarts fall within
+// the last RestartWindow games begun.
+func (ss *session) mayRestart() bool {
+	i := 0
+	for i < len(ss.restartsAt) && ss.begun-ss.restartsAt[i] >= RestartWindow {
+		i++
+	}
+	ss.restartsAt = ss.restartsAt[i:]
+	return len(ss.restartsAt) < MaxRestarts
 }
 
 // End implements solver.Session: the games are told to the plugin with the
@@ -225,7 +245,3 @@ func (ss *session) stop() {
 		ss.p = nil
 	}
 }
-
-func newSHA256() hash.Hash { return sha256.New() }
-
-func hexDecode(s string) ([]byte, error) { return hex.DecodeString(s) }

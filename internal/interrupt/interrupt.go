@@ -1,5 +1,6 @@
 // Package interrupt gives a command-line program one context that is
-// cancelled by Ctrl-C (SIGINT) or SIGTERM, so that long runs — corpus
+// cancelled by Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed, an
+// ssh session dropped), so that long runs — corpus
 // generation, evaluations, shuffle analyses — stop cleanly: work that
 // watches the context returns its error, temporary files are removed, and
 // the program prints one line. A second signal kills the program at once.
@@ -22,11 +23,14 @@ import (
 // ExitCode is the conventional exit status of a program stopped by SIGINT.
 const ExitCode = 130
 
-// Context returns a copy of parent cancelled on the first SIGINT or
-// SIGTERM; after that signal the default behaviour comes back, so a second
+// Signals are the signals that stop a run.
+var Signals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// Context returns a copy of parent cancelled on the first SIGINT, SIGTERM
+// or SIGHUP; after that signal the default behaviour comes back, so a second
 // one kills the program. stop releases the signal handling.
 func Context(parent context.Context) (ctx context.Context, stop context.CancelFunc) {
-	ctx, stop = signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	ctx, stop = signal.NotifyContext(parent, Signals...)
 	go func() {
 		<-ctx.Done()
 		stop()

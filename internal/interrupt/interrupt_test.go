@@ -29,3 +29,16 @@ func TestSignalCancels(t *testing.T) {
 		t.Error("another error is reported as interrupted")
 	}
 }
+
+// SIGHUP (a closed terminal) stops a run as SIGTERM does, rather than
+// killing the program with its temporary files and plugin processes left.
+func TestHangupCancels(t *testing.T) {
+	ctx, stop := Context(context.Background())
+	defer stop()
+	syscall.Kill(syscall.Getpid(), syscall.SIGHUP)
+	select {
+	case <-ctx.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("SIGHUP did not cancel the context")
+	}
+}

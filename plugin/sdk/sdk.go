@@ -59,8 +59,8 @@ func ServeServer(srv proto.StrategyServer) {
 
 // watchParent exits the process when its parent changes: the host died (a
 // kill -9 leaves no chance to stop its plugins) and the plugin was handed to
-// another process. go-plugin gives a plugin the host's own stdin, so the
-// end of stdin cannot tell.
+// another process. calcsol gives a plugin /dev/null for stdin, so the end
+// of stdin cannot tell.
 func watchParent(ppid int, every time.Duration) {
 	for {
 		time.Sleep(every)
