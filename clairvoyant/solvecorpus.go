@@ -33,7 +33,7 @@ type CorpusJob struct {
 	Progress func(done int)
 }
 
-// TryError is a strategy of CorpusJob.Try that could not be set up: Try[Index]
+// TryError is a strategy of CorpusJob.Try that could not be set up: the one at Index
 // failed to start, or (Pilot) refused the pilot.
 type TryError struct {
 	Index int
