@@ -238,8 +238,9 @@ func TestMisquotes(t *testing.T) {
 	}
 }
 
-// TestQuotedFigures checks that every figure of a measurement under way that
-// README.md and docs/*.md quote ("won W of their G decks, R % [lo, hi]") is
+// TestQuotedFigures checks that every figure of a measurement that README.md
+// and docs/*.md quote (the findings are in docs/results.md, which must quote
+// some) ("won W of their G decks, R % [lo, hi]") is
 // a row of this directory's table, which TestMeasurements checks against the
 // records: the quotes are written by hand as the shards come in.
 func TestQuotedFigures(t *testing.T) {
@@ -256,6 +257,9 @@ func TestQuotedFigures(t *testing.T) {
 		}
 		bad, n := misquotes(string(text), rows)
 		total += n
+		if filepath.Base(f) == "results.md" && n == 0 {
+			t.Errorf("%s, where the findings are, quotes no measurement: the wording changed, so this test checks nothing there; update quoteRe", f)
+		}
 		for _, q := range bad {
 			t.Errorf("%s quotes %q, which no row of README.md's table says", f, q)
 		}
