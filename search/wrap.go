@@ -19,7 +19,8 @@ func EndgameKind() strategies.Kind {
 	return strategies.DefineWrapper("endgame",
 		"wrapper: with k or fewer cards in the stock, the move that wins the most orders of the unseen cards (exact)",
 		EndgameStrategy{K: DefaultEndgameK}, func(base solver.Strategy, s EndgameStrategy) (solver.Strategy, error) {
-			return NewEndgameStrategy(base, s.K), nil
+			s.Base = base // K is in bounds: its declaration checked it
+			return &s, nil
 		})
 }
 
