@@ -22,13 +22,18 @@ const smallTournament = "testdata/tournament/small.yaml"
 var tournamentGolden, _ = filepath.Abs(filepath.Join("testdata", "tournament"))
 
 func TestTournamentGolden(t *testing.T) {
-	for _, format := range []string{"table", "markdown", "csv", "json"} {
-		t.Run(format, func(t *testing.T) {
-			out, errOut, code := calcsol(t, "", "tournament", smallTournament, "--timing=false", "--workers", "2", "--format", format)
+	for _, name := range []string{"table", "table-wide", "markdown", "csv", "json"} {
+		t.Run(name, func(t *testing.T) {
+			format, wide, _ := strings.Cut(name, "-")
+			args := []string{"tournament", smallTournament, "--timing=false", "--workers", "2", "--format", format}
+			if wide != "" {
+				args = append(args, "--wide", "--pairs", "all")
+			}
+			out, errOut, code := calcsol(t, "", args...)
 			if code != 0 || errOut != "" {
 				t.Fatalf("exit %d, stderr %q", code, errOut)
 			}
-			goldenFile(t, filepath.Join(tournamentGolden, "small."+format+".golden"), out)
+			goldenFile(t, filepath.Join(tournamentGolden, "small."+name+".golden"), out)
 		})
 	}
 	// The report directory's chart and summary (the program line masked:
