@@ -77,6 +77,11 @@ func writeFitted(w io.Writer, rep tournament.Report, opt Options) error {
 	var notApp []string
 	notAppBy := map[string][]string{}
 	nNotApp := 0
+	type titled struct {
+		title string
+		rows  [][]string
+	}
+	var tables []titled
 	for _, v := range variants {
 		var rows [][]string
 		for _, r := range rep.Rows {
@@ -109,8 +114,17 @@ func writeFitted(w io.Writer, rep tournament.Report, opt Options) error {
 		if len(rows) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s\n", RulesTitle(v))
-		if err := fittedTable(w, header, 2, rows, width); err != nil {
+		tables = append(tables, titled{RulesTitle(v), rows})
+	}
+	// The names are cut alike in every table.
+	var all [][]string
+	for _, t := range tables {
+		all = append(all, t.rows...)
+	}
+	shortenNames(header, all, width)
+	for _, t := range tables {
+		fmt.Fprintf(w, "\n%s\n", t.title)
+		if err := fittedTable(w, header, 2, t.rows, width); err != nil {
 			return err
 		}
 	}
@@ -164,6 +178,12 @@ func writePairSentences(w io.Writer, rep tournament.Report, opt Options) {
 		if k := p.Rules + " on " + p.Corpus; k != last {
 			fmt.Fprintf(w, "%s:\n", k)
 			last = k
+		}
+		// Two names and the figures fit a line.
+		room := max((width-30)/2, 8)
+		p.A, p.B = Shorten(p.A, room), Shorten(p.B, room)
+		if p.Winner != "" {
+			p.Winner = Shorten(p.Winner, room)
 		}
 		var s string
 		switch p.Winner {
@@ -259,6 +279,13 @@ func RulesTitle(key string) string {
 // with "…" so that the table fits width columns; the first left columns are
 // aligned left.
 func fittedTable(w io.Writer, header []string, left int, rows [][]string, width int) error {
+	shortenNames(header, rows, width)
+	return table(w, false, header, left, len(rows), func(i int) []string { return rows[i] })
+}
+
+// shortenNames cuts the first cell of rows (Shorten) so that a box table
+// of header and rows fits width columns.
+func shortenNames(header []string, rows [][]string, width int) {
 	cols := make([]int, len(header))
 	for i, h := range header {
 		cols[i] = utf8.RuneCountInString(h)
@@ -280,7 +307,6 @@ func fittedTable(w io.Writer, header []string, left int, rows [][]string, width 
 			r[0] = Shorten(r[0], room)
 		}
 	}
-	return table(w, false, header, left, len(rows), func(i int) []string { return rows[i] })
 }
 
 // Shorten fits s into width runes, cutting its middle for "…" so that both
