@@ -414,11 +414,15 @@ func TestTournamentBoundFiles(t *testing.T) {
 		return f
 	}
 	out, errOut, code := calcsol(t, "", "tournament", config(good), "--timing=false")
-	if code != 0 || !strings.Contains(out, "Wins among the decks a player who sees the stock can win (the clairvoyant bound: "+good) {
+	if code != 0 || !strings.Contains(out, "Clairvoyant bounds ("+good) || !strings.Contains(out, "is winnable") {
 		t.Errorf("good bound: exit %d, stderr %q, output:\n%s", code, errOut, out)
 	}
+	out, errOut, code = calcsol(t, "", "tournament", config(good), "--timing=false", "--wide")
+	if code != 0 || !strings.Contains(out, "Wins among the decks a player who sees the stock can win (the clairvoyant bound: "+good) {
+		t.Errorf("good bound, --wide: exit %d, stderr %q, output:\n%s", code, errOut, out)
+	}
 	out, errOut, code = calcsol(t, "", "tournament", config(bad), "--timing=false")
-	if code != 1 || !strings.Contains(errOut, "impossible wins: p won") || !strings.Contains(out, "wins among winnable") {
+	if code != 1 || !strings.Contains(errOut, "impossible wins: p won") || !strings.Contains(out, "won unwinnable") {
 		t.Errorf("a bound calling won decks unwinnable: exit %d, stderr %q, output:\n%s", code, errOut, out)
 	}
 	_, errOut, code = calcsol(t, "", "tournament", config(other), "--timing=false")

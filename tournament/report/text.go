@@ -131,7 +131,7 @@ func writeFitted(w io.Writer, rep tournament.Report, opt Options) error {
 	if nNotApp > 0 {
 		s := make([]string, len(notApp))
 		for i, n := range notApp {
-			s[i] = n + " under " + strings.Join(notAppBy[n], ", ")
+			s[i] = Shorten(n, nameRoom(width)) + " under " + strings.Join(notAppBy[n], ", ")
 		}
 		cells := "cells"
 		if nNotApp == 1 {
@@ -179,8 +179,7 @@ func writePairSentences(w io.Writer, rep tournament.Report, opt Options) {
 			fmt.Fprintf(w, "%s:\n", k)
 			last = k
 		}
-		// Two names and the figures fit a line.
-		room := max((width-30)/2, 8)
+		room := nameRoom(width)
 		p.A, p.B = Shorten(p.A, room), Shorten(p.B, room)
 		if p.Winner != "" {
 			p.Winner = Shorten(p.Winner, room)
@@ -215,7 +214,11 @@ func writeBoundsFitted(w io.Writer, es []tournament.Efficiency, width int) error
 	fmt.Fprintln(w)
 	src := boundSources(es) + "; docs/clairvoyant.md"
 	if len(shown) == 0 {
-		wrap(w, fmt.Sprintf("Clairvoyant bounds (%s): every deck of the %d cells they cover is winnable, so those rates are also the shares of the winnable decks.", src, len(es)), width, 2)
+		cells := fmt.Sprintf("the %d cells they cover", len(es))
+		if len(es) == 1 {
+			cells = "the cell it covers"
+		}
+		wrap(w, fmt.Sprintf("Clairvoyant bounds (%s): every deck of %s is winnable, so those rates are also the shares of the winnable decks.", src, cells), width, 2)
 		return nil
 	}
 	msg := fmt.Sprintf("Wins among the decks a player who sees the stock can win (the clairvoyant bound: %s), where some deck is unknown or unwinnable", src)
@@ -257,6 +260,10 @@ func writeBoundsFitted(w io.Writer, es []tournament.Efficiency, width int) error
 	}
 	return nil
 }
+
+// nameRoom is the runes a strategy's name may take in a sentence of width
+// columns: two names and the figures fit a line.
+func nameRoom(width int) int { return max(width/2-12, 8) }
 
 // RulesTitle says what a rule variant's key means: "3 stacks, tables start
 // empty (3-base)".
