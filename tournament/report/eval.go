@@ -282,12 +282,7 @@ func WriteEvalBounds(w io.Writer, rows []tournament.VariantResult, bounds []tour
 // writeEvalBoundsFitted is WriteEvalBounds' table in width columns, for the
 // variants where the bound tells what the rates do not.
 func writeEvalBoundsFitted(w io.Writer, es []tournament.Efficiency, width int) error {
-	var shown []tournament.Efficiency
-	for _, e := range es {
-		if e.Unknown > 0 || e.Unwinnable > 0 || e.WinsUnwinnable > 0 {
-			shown = append(shown, e)
-		}
-	}
+	shown := telling(es)
 	fmt.Fprintln(w)
 	src := boundSources(es) + "; docs/clairvoyant.md"
 	if len(shown) == 0 {

@@ -205,12 +205,7 @@ func writeBoundsFitted(w io.Writer, es []tournament.Efficiency, width int) error
 	if len(es) == 0 {
 		return nil
 	}
-	var shown []tournament.Efficiency
-	for _, e := range es {
-		if e.Unknown > 0 || e.Unwinnable > 0 || e.WinsUnwinnable > 0 {
-			shown = append(shown, e)
-		}
-	}
+	shown := telling(es)
 	fmt.Fprintln(w)
 	src := boundSources(es) + "; docs/clairvoyant.md"
 	if len(shown) == 0 {
@@ -264,6 +259,18 @@ func writeBoundsFitted(w io.Writer, es []tournament.Efficiency, width int) error
 // nameRoom is the runes a strategy's name may take in a sentence of width
 // columns: two names and the figures fit a line.
 func nameRoom(width int) int { return max(width/2-12, 8) }
+
+// telling are the entries of es where the bound says something the rates
+// do not: some deck unknown or unwinnable.
+func telling(es []tournament.Efficiency) []tournament.Efficiency {
+	var t []tournament.Efficiency
+	for _, e := range es {
+		if e.Unknown > 0 || e.Unwinnable > 0 || e.WinsUnwinnable > 0 {
+			t = append(t, e)
+		}
+	}
+	return t
+}
 
 // RulesTitle says what a rule variant's key means: "3 stacks, tables start
 // empty (3-base)".
