@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/internal/exitcode"
 	"github.com/calcsol/calcsol/tournament"
+	"github.com/calcsol/calcsol/tournament/report"
 )
 
 func newBaselineCmd() *cobra.Command {
@@ -64,8 +66,8 @@ names: update it with 'calcsol baseline --update FILE' if that was meant);
 2 bad input; 1 any other error. See docs/tournament.md.`,
 		Example: `  calcsol regress --baseline baselines/shipped.yaml
   calcsol regress --baseline baselines/shipped.yaml --against-changed`,
-		Args:    cobra.NoArgs,
-		RunE:    runRegress,
+		Args: cobra.NoArgs,
+		RunE: runRegress,
 	}
 	cmd.Flags().String("baseline", "", "the baseline file")
 	cmd.Flags().Int("workers", runtime.NumCPU(), "games played in parallel")
@@ -160,6 +162,8 @@ func runRegress(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	w := cmd.OutOrStdout()
+	// Lines are wrapped to fit the terminal ($COLUMNS, else 100 columns).
+	width := terminalWidth()
 	failed := 0
 	for _, c := range checks {
 		status := "ok"
@@ -169,14 +173,22 @@ func runRegress(cmd *cobra.Command, _ []string) error {
 		if c.Changed {
 			status += " (changed)"
 		}
-		fmt.Fprintf(w, "%s %s × %s × %s: %d of %d games won (baseline %d)", status, c.Strategy, c.Corpus, c.Rules, c.Wins, c.Games, c.BaselineWins)
+		line := fmt.Sprintf("%s %s × %s × %s: %d of %d games won (baseline %d)", status, c.Strategy, c.Corpus, c.Rules, c.Wins, c.Games, c.BaselineWins)
+		sep, detail := "", ""
 		switch {
 		case c.Changed:
-			fmt.Fprintf(w, "; %d decks lost since, %d won since, exact McNemar p = %.3g", c.OnlyBaseline, c.OnlyNow, c.P)
+			sep, detail = "; ", fmt.Sprintf("%d decks lost since, %d won since, exact McNemar p = %.3g", c.OnlyBaseline, c.OnlyNow, c.P)
 		case c.Stochastic:
-			fmt.Fprintf(w, ", stochastic: exact McNemar p = %.3g", c.P)
+			sep, detail = ", ", fmt.Sprintf("stochastic: exact McNemar p = %.3g", c.P)
 		}
-		fmt.Fprintln(w)
+		// The figures go on a line of their own when the whole does not fit.
+		if detail != "" && utf8.RuneCountInString(line+sep+detail) > width {
+			fmt.Fprint(w, report.Wrap(line, width, 4))
+			line = "    " + detail
+		} else {
+			line += sep + detail
+		}
+		fmt.Fprint(w, report.Wrap(line, width, 4))
 		for i, f := range c.Flipped {
 			if c.Changed && i == maxChangedFlips {
 				fmt.Fprintf(w, "  … and %d more decks\n", len(c.Flipped)-i)
@@ -186,11 +198,11 @@ func runRegress(cmd *cobra.Command, _ []string) error {
 			if !f.WasWon {
 				was, now = now, was
 			}
-			fmt.Fprintf(w, "  deck %d: %s, now %s", f.Deck, was, now)
+			line := fmt.Sprintf("  deck %d: %s, now %s", f.Deck, was, now)
 			if f.Move > 0 {
-				fmt.Fprintf(w, "; first different move %d: baseline %s, now %s", f.Move, orEnd(f.Was), orEnd(f.Now))
+				line += fmt.Sprintf("; first different move %d: baseline %s, now %s", f.Move, orEnd(f.Was), orEnd(f.Now))
 			}
-			fmt.Fprintln(w)
+			fmt.Fprint(w, report.Wrap(line, width, 4))
 		}
 	}
 	if failed > 0 {

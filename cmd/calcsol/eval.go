@@ -31,9 +31,12 @@ as losses) and the speed in games per second.
 
 With neither --stacks nor --preplaced the strategy is scored on the four
 variants {3, 4 stacks} × {base, preplaced} and one table compares them; the
-3-stack base row shows beside it the figure Nanzaki & Shintani report for
-their Table 1: 16,720 of 30,000 decks, 55.73 %. That column is the
-literature's figure on the authors' own decks, not a result of this run.
+3-stack base row is followed by the figure Nanzaki & Shintani report for
+their Table 1: 16,720 of 30,000 decks, 55.73 % (with --wide also as a column
+beside it). That is the literature's figure on the authors' own decks, not a
+result of this run. The summary fits 100 columns ($COLUMNS when set); where
+the corpus has a clairvoyant bound, its table shows only the variants where
+some deck is unknown or unwinnable (--wide: all).
 With --stacks or --preplaced only that variant is played (3 stacks unless
 --stacks says otherwise).
 
@@ -66,6 +69,7 @@ with 'calcsol eval compare' (McNemar's test). See docs/eval.md.`,
 	f.Bool("reasons", false, "also print, per variant, how the games ended (won, which card exhausted the list, stuck, …)")
 	f.Bool("jsonl", false, "print one JSON record per deck (summary to standard error); plays one variant")
 	f.String("out", "", "write the JSONL records to this file instead (summary to standard output); plays one variant")
+	f.Bool("wide", false, "the literature's figure as a column and the whole bound table, at any width (the summary fits 100 columns, or $COLUMNS, otherwise)")
 	addRulesFlags(cmd)
 	addStrategyFlags(cmd)
 	cmd.AddCommand(newEvalCompareCmd())
@@ -131,8 +135,10 @@ func runEval(cmd *cobra.Command, _ []string) error {
 		}
 	}
 	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", corpusArg, cs.Len, workers)
-	fmt.Fprintf(summaryOut, "strategy %s\n", report.StrategyLabels(rows))
-	if err := report.WriteEval(summaryOut, rows, report.Options{Timing: evalTiming}); err != nil {
+	wide, _ := f.GetBool("wide")
+	ropt := report.Options{Timing: evalTiming, Wide: wide, Width: terminalWidth()}
+	fmt.Fprint(summaryOut, report.Wrap("strategy "+report.StrategyLabels(rows), ropt.Width, 2))
+	if err := report.WriteEval(summaryOut, rows, ropt); err != nil {
 		return err
 	}
 	for _, msg := range skipped {
@@ -142,7 +148,7 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	efficiency, err := report.WriteEvalBounds(summaryOut, rows, bounds)
+	efficiency, err := report.WriteEvalBounds(summaryOut, rows, bounds, ropt)
 	if err != nil {
 		return err
 	}

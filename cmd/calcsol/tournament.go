@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,6 +36,15 @@ is significant at 5 % after Holm's correction over all pairs. Where a corpus
 has a clairvoyant bound under the rules (shipped, or named in the config),
 a third table gives each strategy's wins among the decks that can be won at
 all; a win on a deck the bound calls unwinnable fails the run (exit status 1).
+
+The table format fits 100 columns ($COLUMNS when set): one table per rule
+variant (strategy, corpus, wins, rate % with its interval, ms/game; failures
+when a game failed), the cells a strategy cannot play left out and counted in
+one line, the pairs that differ significantly as sentences, winner first
+(--pairs all: every pair), and the bound only for the cells where a deck is
+unknown or unwinnable (otherwise one line). --wide prints every column (games,
+mean placed, failures), full names and the whole bound table, at any width.
+--format markdown, csv and json are always complete.
 
 With no CONFIG it runs the shipped config (configs/tournament.yaml, built
 in): the built-in strategies on the shipped corpora and a riffle-shuffled one,
@@ -74,7 +84,42 @@ status 2). See docs/tournament.md.`,
 	f.Duration("stop-after", 0, "after this long (e.g. 2h30m) begin no new games, finish those in play and stop (exit status 5; continue with --resume); 0: no limit")
 	f.Bool("trace", false, "record every game's moves in results.jsonl")
 	f.Bool("timing", true, "show ms per game (differs between runs)")
+	addFitFlags(cmd)
 	return cmd
+}
+
+// addFitFlags adds the flags that say how wide the table format may be.
+func addFitFlags(cmd *cobra.Command) {
+	cmd.Flags().Bool("wide", false, "table format: every column, full names and the whole bound table, at any width")
+	cmd.Flags().String("pairs", "significant", "table format: the pairs listed, significant (Holm-corrected p < 0.05) or all")
+}
+
+// reportOptions are the report options the flags ask for. The table fits
+// $COLUMNS when it is set, else report.DefaultWidth.
+func reportOptions(cmd *cobra.Command) (report.Options, error) {
+	f := cmd.Flags()
+	var opt report.Options
+	opt.Timing, _ = f.GetBool("timing")
+	opt.Wide, _ = f.GetBool("wide")
+	pairs, _ := f.GetString("pairs")
+	switch pairs {
+	case "all":
+		opt.AllPairs = true
+	case "significant":
+	default:
+		return opt, badInput("--pairs %q: want significant or all", pairs)
+	}
+	opt.Width = terminalWidth()
+	return opt, nil
+}
+
+// terminalWidth is $COLUMNS when it is a sensible width, else
+// report.DefaultWidth.
+func terminalWidth() int {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 40 {
+		return n
+	}
+	return report.DefaultWidth
 }
 
 func init() { rootCmd.AddCommand(newTournamentCmd(), newMergeCmd()) }
@@ -88,7 +133,8 @@ DIR' into the report a single run would have written: the records in the
 single run's order, the summaries and the chart, the same byte for byte
 apart from timing fields. Shards made by another program version, config or
 corpus are refused, and missing or duplicate shards are named (exit status
-2). See docs/tournament.md.
+2). It prints the report as 'calcsol tournament' does (--wide, --pairs, --format).
+See docs/tournament.md.
 
 With --partial, the shards given may be some of them, finished or still
 running: it prints the report of the games they have recorded so far (each
@@ -100,7 +146,10 @@ of a long sharded run) and how far each shard has got, and writes nothing.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, _ := cmd.Flags().GetString("out")
 			format, _ := cmd.Flags().GetString("format")
-			timing, _ := cmd.Flags().GetBool("timing")
+			opt, err := reportOptions(cmd)
+			if err != nil {
+				return err
+			}
 			partial, _ := cmd.Flags().GetBool("partial")
 			if !slices.Contains(report.Formats, format) {
 				return badInput("--format %q: want one of %s", format, strings.Join(report.Formats, ", "))
@@ -109,7 +158,7 @@ of a long sharded run) and how far each shard has got, and writes nothing.`,
 				if out != "" {
 					return badInput("--partial writes no report: leave out --out %s", out)
 				}
-				return mergePartial(cmd, args, format, timing)
+				return mergePartial(cmd, args, format, opt)
 			}
 			if out == "" {
 				return badInput("--out DIR: where the merged report goes")
@@ -128,12 +177,13 @@ of a long sharded run) and how far each shard has got, and writes nothing.`,
 			if err := report.WriteFiles(out, rep, m); err != nil {
 				return err
 			}
-			if err := report.Write(cmd.OutOrStdout(), rep, format, report.Options{Timing: timing}); err != nil {
+			if err := report.Write(cmd.OutOrStdout(), rep, format, opt); err != nil {
 				return err
 			}
 			return tournament.CheckPossible(rep.Efficiency)
 		},
 	}
+	addFitFlags(cmd)
 	cmd.Flags().String("out", "", "the merged report directory")
 	cmd.Flags().String("format", "table", "output format: "+strings.Join(report.Formats, ", "))
 	cmd.Flags().Bool("timing", true, "show ms per game (differs between runs)")
@@ -143,7 +193,7 @@ of a long sharded run) and how far each shard has got, and writes nothing.`,
 
 // mergePartial prints the report of the games the shards in dirs have
 // recorded so far, and on stderr how far each has got.
-func mergePartial(cmd *cobra.Command, dirs []string, format string, timing bool) error {
+func mergePartial(cmd *cobra.Command, dirs []string, format string, opt report.Options) error {
 	ta, _, progress, err := tournament.Progress(dirs)
 	if err != nil {
 		return badInput("%v", err)
@@ -163,7 +213,7 @@ func mergePartial(cmd *cobra.Command, dirs []string, format string, timing bool)
 	n := progress[0].Shard.N
 	fmt.Fprintf(cmd.ErrOrStderr(), "partial: %d of %d shards given, %d finished; %d games of their %d\n", len(progress), n, done, games, share)
 	rep := ta.Report()
-	if err := report.Write(cmd.OutOrStdout(), rep, format, report.Options{Timing: timing}); err != nil {
+	if err := report.Write(cmd.OutOrStdout(), rep, format, opt); err != nil {
 		return err
 	}
 	return tournament.CheckPossible(rep.Efficiency)
@@ -173,7 +223,10 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	f := cmd.Flags()
 	workers, _ := f.GetInt("workers")
 	format, _ := f.GetString("format")
-	timing, _ := f.GetBool("timing")
+	ropt, err := reportOptions(cmd)
+	if err != nil {
+		return err
+	}
 	out, _ := f.GetString("out")
 	resume, _ := f.GetString("resume")
 	shard, _ := f.GetString("shard")
@@ -264,7 +317,7 @@ func runTournament(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	w := cmd.OutOrStdout()
-	if err := report.Write(w, rep, format, report.Options{Timing: timing}); err != nil {
+	if err := report.Write(w, rep, format, ropt); err != nil {
 		return err
 	}
 	if opt.Dir != "" {

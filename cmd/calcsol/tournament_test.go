@@ -22,13 +22,18 @@ const smallTournament = "testdata/tournament/small.yaml"
 var tournamentGolden, _ = filepath.Abs(filepath.Join("testdata", "tournament"))
 
 func TestTournamentGolden(t *testing.T) {
-	for _, format := range []string{"table", "markdown", "csv", "json"} {
-		t.Run(format, func(t *testing.T) {
-			out, errOut, code := calcsol(t, "", "tournament", smallTournament, "--timing=false", "--workers", "2", "--format", format)
+	for _, name := range []string{"table", "table-wide", "markdown", "csv", "json"} {
+		t.Run(name, func(t *testing.T) {
+			format, wide, _ := strings.Cut(name, "-")
+			args := []string{"tournament", smallTournament, "--timing=false", "--workers", "2", "--format", format}
+			if wide != "" {
+				args = append(args, "--wide", "--pairs", "all")
+			}
+			out, errOut, code := calcsol(t, "", args...)
 			if code != 0 || errOut != "" {
 				t.Fatalf("exit %d, stderr %q", code, errOut)
 			}
-			goldenFile(t, filepath.Join(tournamentGolden, "small."+format+".golden"), out)
+			goldenFile(t, filepath.Join(tournamentGolden, "small."+name+".golden"), out)
 		})
 	}
 	// The report directory's chart and summary (the program line masked:
@@ -409,11 +414,15 @@ func TestTournamentBoundFiles(t *testing.T) {
 		return f
 	}
 	out, errOut, code := calcsol(t, "", "tournament", config(good), "--timing=false")
-	if code != 0 || !strings.Contains(out, "Wins among the decks a player who sees the stock can win (the clairvoyant bound: "+good) {
+	if code != 0 || !strings.Contains(out, "Clairvoyant bounds ("+good) || !strings.Contains(out, "is winnable") {
 		t.Errorf("good bound: exit %d, stderr %q, output:\n%s", code, errOut, out)
 	}
+	out, errOut, code = calcsol(t, "", "tournament", config(good), "--timing=false", "--wide")
+	if code != 0 || !strings.Contains(out, "Wins among the decks a player who sees the stock can win (the clairvoyant bound: "+good) {
+		t.Errorf("good bound, --wide: exit %d, stderr %q, output:\n%s", code, errOut, out)
+	}
 	out, errOut, code = calcsol(t, "", "tournament", config(bad), "--timing=false")
-	if code != 1 || !strings.Contains(errOut, "impossible wins: p won") || !strings.Contains(out, "wins among winnable") {
+	if code != 1 || !strings.Contains(errOut, "impossible wins: p won") || !strings.Contains(out, "won unwinnable") {
 		t.Errorf("a bound calling won decks unwinnable: exit %d, stderr %q, output:\n%s", code, errOut, out)
 	}
 	_, errOut, code = calcsol(t, "", "tournament", config(other), "--timing=false")

@@ -48,9 +48,10 @@ func StrategyLabels(rows []tournament.VariantResult) string {
 }
 
 // WriteEval prints the comparison table of the variants and, when the 3-stack
-// base variant is in it, the note on the literature's figure. Without
-// opt.Timing the games/s column reads "(masked)", since it depends on the
-// machine.
+// base variant is in it, the note on the literature's figure (with opt.Wide
+// also as a column beside that row). Without opt.Timing the games/s column
+// reads "(masked)", since it depends on the machine. The note fits
+// opt.width() unless opt.Wide.
 func WriteEval(w io.Writer, rows []tournament.VariantResult, opt Options) error {
 	failures := false
 	for _, r := range rows {
@@ -64,7 +65,8 @@ func WriteEval(w io.Writer, rows []tournament.VariantResult, opt Options) error 
 	// The literature's figure exists for 3 stacks, base only: no column without that row.
 	ref := slices.IndexFunc(rows, func(r tournament.VariantResult) bool { return r.Rules.Stacks == 3 && !r.Rules.Preplaced })
 	header = append(header, "games/s")
-	if ref >= 0 {
+	lit := ref >= 0 && opt.Wide
+	if lit {
 		header = append(header, "literature")
 	}
 	align = append(align, tw.AlignRight, tw.AlignLeft)
@@ -84,7 +86,7 @@ func WriteEval(w io.Writer, rows []tournament.VariantResult, opt Options) error 
 			speed = fmt.Sprintf("%.0f", s.GamesPerSec)
 		}
 		row = append(row, speed)
-		if ref >= 0 {
+		if lit {
 			lit := ""
 			if ref == i {
 				lit = fmt.Sprintf("%.2f %% (Nanzaki & Shintani)", 100*float64(refWins)/refGames)
@@ -104,10 +106,15 @@ func WriteEval(w io.Writer, rows []tournament.VariantResult, opt Options) error 
 		if refRate < rows[ref].Sum.Lo || refRate > rows[ref].Sum.Hi {
 			where = "outside"
 		}
-		fmt.Fprintf(w, "literature: the paper's figure, not measured here. Nanzaki & Shintani report\n"+
-			"%d wins of %d decks (%.2f %%) with their Table 1, 3 stacks, tables starting empty, on\n"+
-			"their own decks. It lies %s the 95 %% CI measured above for 3 stacks, base (%s).\n",
+		note := fmt.Sprintf("literature: the paper's figure, not measured here. Nanzaki & Shintani report "+
+			"%d wins of %d decks (%.2f %%) with their Table 1, 3 stacks, tables starting empty, on "+
+			"their own decks. It lies %s the 95 %% CI measured above for 3 stacks, base (%s).",
 			refWins, refGames, 100*refRate, where, rows[ref].Label)
+		width := opt.width()
+		if opt.Wide {
+			width = 1 << 30
+		}
+		wrap(w, note, width, 0)
 	}
 	return nil
 }
@@ -168,8 +175,8 @@ func WriteCompare(w io.Writer, names [2]string, c tournament.Comparison) error {
 	}
 	if e := c.Estimate; e != nil {
 		run, other := "AB"[e.Run:e.Run+1], "AB"[1-e.Run:2-e.Run]
-		fmt.Fprintf(w, "estimate of %s on all %d decks %s recorded: %s %% %s (%s's rate there plus %s − %s on the %d both recorded, taken as a random sample of them)\n",
-			run, e.Decks, other, pct(e.Rate), ci(e.Lo, e.Hi), other, run, other, e.Sample)
+		wrap(w, fmt.Sprintf("estimate of %s on all %d decks %s recorded: %s %% %s (%s's rate there plus %s − %s on the %d both recorded, taken as a random sample of them)",
+			run, e.Decks, other, pct(e.Rate), ci(e.Lo, e.Hi), other, run, other, e.Sample), DefaultWidth, 2)
 	}
 	return nil
 }
@@ -243,7 +250,11 @@ func ci(lo, hi float64) string { return fmt.Sprintf("[%.2f, %.2f]", 100*lo, 100*
 // WriteEvalBounds puts each variant's wins beside the clairvoyant bound of
 // the corpus under its rules, for the variants bounds cover (nothing when
 // none is), and returns the efficiency of each of those variants.
-func WriteEvalBounds(w io.Writer, rows []tournament.VariantResult, bounds []tournament.Bound) ([]tournament.Efficiency, error) {
+//
+// Unless opt.Wide, the table fits opt.width() and shows only the variants
+// where some deck is unknown or unwinnable; when there is none, one line
+// says every deck is winnable.
+func WriteEvalBounds(w io.Writer, rows []tournament.VariantResult, bounds []tournament.Bound, opt Options) ([]tournament.Efficiency, error) {
 	var es []tournament.Efficiency
 	var variants []string
 	for _, r := range rows {
@@ -257,10 +268,37 @@ func WriteEvalBounds(w io.Writer, rows []tournament.VariantResult, bounds []tour
 	if len(es) == 0 {
 		return nil, nil
 	}
+	if !opt.Wide {
+		return es, writeEvalBoundsFitted(w, es, opt.width())
+	}
 	fmt.Fprintf(w, "\nWins among the decks a player who sees the stock can win (the clairvoyant bound: %s; docs/clairvoyant.md):\n", boundSources(es))
 	header := []string{"variant", "winnable", "unknown", "unwinnable", "wins among winnable", "rate %", "95 % CI", "wins on unknown"}
 	err := table(w, false, header, 1, len(es), func(i int) []string {
 		return append([]string{variants[i]}, efficiencyCells(es[i])[3:]...)
 	})
 	return es, err
+}
+
+// writeEvalBoundsFitted is WriteEvalBounds' table in width columns, for the
+// variants where the bound tells what the rates do not.
+func writeEvalBoundsFitted(w io.Writer, es []tournament.Efficiency, width int) error {
+	shown := telling(es)
+	fmt.Fprintln(w)
+	src := boundSources(es) + "; docs/clairvoyant.md"
+	if len(shown) == 0 {
+		wrap(w, fmt.Sprintf("Clairvoyant bound (%s): every deck is winnable under the rules it covers, so those rates are also the shares of the winnable decks.", src), width, 2)
+		return nil
+	}
+	wrap(w, fmt.Sprintf("Wins among the decks a player who sees the stock can win (the clairvoyant bound: %s):", src), width, 2)
+	header := []string{"rules", "winnable", "unknown", "unwinnable", "wins", "rate %", "95 % CI", "won unknown"}
+	rows := make([][]string, len(shown))
+	for i, e := range shown {
+		rows[i] = []string{e.Rules, strconv.Itoa(e.Winnable), strconv.Itoa(e.Unknown), strconv.Itoa(e.Unwinnable),
+			strconv.Itoa(e.WinsWinnable), f(100*e.Rate, 2), "[" + f(100*e.CILow, 2) + ", " + f(100*e.CIHigh, 2) + "]", strconv.Itoa(e.WinsUnknown)}
+	}
+	if err := fittedTable(w, header, 1, rows, width); err != nil {
+		return err
+	}
+	wrap(w, "wins and rate % are among the winnable decks", width, 2)
+	return nil
 }

@@ -98,7 +98,7 @@ func TestWriteEval(t *testing.T) {
 			es, err := WriteEvalBounds(w, []tournament.VariantResult{
 				{Rules: solver.Rules{Stacks: 3}, Label: "x", Results: a},
 				{Rules: solver.Rules{Stacks: 4}, Label: "x", Results: a},
-			}, []tournament.Bound{bd})
+			}, []tournament.Bound{bd}, Options{})
 			if len(es) != 1 || es[0].Winnable != 70 || es[0].WinsWinnable != 50 || es[0].WinsUnknown != 10 || es[0].WinsUnwinnable != 0 {
 				t.Errorf("efficiency %+v", es)
 			}

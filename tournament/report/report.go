@@ -36,6 +36,14 @@ type Options struct {
 	// Timing shows ms per game (which differs between runs); off for
 	// reports that must be the same byte for byte.
 	Timing bool
+	// Wide renders the "table" format as one table per view with every
+	// column and full names, at any width (the pairs still as AllPairs
+	// says); otherwise it fits Width columns (DefaultWidth if 0).
+	Wide  bool
+	Width int
+	// AllPairs lists every pair in the "table" format, not only those that
+	// differ significantly. Markdown, CSV and JSON list every pair always.
+	AllPairs bool
 }
 
 // Write renders rep in format: "table" (boxes), "markdown", "csv" (the rows,
@@ -87,6 +95,13 @@ func Write(w io.Writer, rep tournament.Report, format string, opt Options) error
 		return cw.Error()
 	case "table", "markdown":
 		md := format == "markdown"
+		if !md && !opt.Wide {
+			return writeFitted(w, rep, opt)
+		}
+		pairs := rep.Pairs
+		if !md && !opt.AllPairs {
+			pairs = slices.DeleteFunc(slices.Clone(pairs), func(p tournament.Pair) bool { return p.Winner == "" })
+		}
 		if err := table(w, md, rowHeader(opt), 3, len(rep.Rows), func(i int) []string { return rowCells(rep.Rows[i], opt) }); err != nil {
 			return err
 		}
@@ -95,7 +110,10 @@ func Write(w io.Writer, rep tournament.Report, format string, opt Options) error
 			if md {
 				fmt.Fprintln(w)
 			}
-			if err := table(w, md, pairHeader(), 4, len(rep.Pairs), func(i int) []string { return pairCells(rep.Pairs[i]) }); err != nil {
+			if len(pairs) < len(rep.Pairs) {
+				fmt.Fprintf(w, "%d of %d pairs differ significantly; --pairs all lists every pair.\n", len(pairs), len(rep.Pairs))
+			}
+			if err := table(w, md, pairHeader(), 4, len(pairs), func(i int) []string { return pairCells(pairs[i]) }); err != nil {
 				return err
 			}
 		}

@@ -16,13 +16,17 @@ func TestWriteEfficiency(t *testing.T) {
 		Efficiency: []tournament.Efficiency{{Strategy: "p", Corpus: "c", Rules: "4-base", Bound: "shipped c-s4.json", Games: 100,
 			Winnable: 90, Unknown: 10, WinsWinnable: 48, Rate: 48.0 / 90, CILow: 0.4316, CIHigh: 0.6308, WinsUnknown: 2}},
 	}
-	for _, format := range []string{"table", "markdown", "csv"} {
-		t.Run(format, func(t *testing.T) {
+	for _, tc := range []struct {
+		name, format string
+		opt          Options
+	}{{"table", "table", Options{}}, {"table-wide", "table", Options{Wide: true}}, {"markdown", "markdown", Options{}}, {"csv", "csv", Options{}}} {
+		format := tc.format
+		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := Write(&b, rep, format, Options{}); err != nil {
+			if err := Write(&b, rep, format, tc.opt); err != nil {
 				t.Fatal(err)
 			}
-			golden.Check(t, "testdata/efficiency."+format+".golden", b.Bytes())
+			golden.Check(t, "testdata/efficiency."+tc.name+".golden", b.Bytes())
 			var plain bytes.Buffer
 			noBound := rep
 			noBound.Efficiency = nil
