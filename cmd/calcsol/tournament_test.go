@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,6 +20,13 @@ import (
 )
 
 const smallTournament = "testdata/tournament/small.yaml"
+
+// bigTournament is long enough to be interrupted: bigGames games, about a
+// second with one worker.
+const (
+	bigTournament = "testdata/tournament/big.yaml"
+	bigGames      = 120000
+)
 
 var tournamentGolden, _ = filepath.Abs(filepath.Join("testdata", "tournament"))
 
@@ -112,20 +120,20 @@ func readStripped(t *testing.T, path string) string {
 	return usField.ReplaceAllString(string(b), "")
 }
 
-// A run killed (kill -9) after more than half its games resumes, plays only
+// A run killed (kill -9) after a fifth of its games resumes, plays only
 // the rest, and ends with exactly the records of an uninterrupted run.
 func TestTournamentKillAndResume(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays 240,000 games")
+		t.Skip("plays 120,000 games twice")
 	}
 	calcsol(t, "", "--help") // build the binary
 	dir := t.TempDir()
 	killed := filepath.Join(dir, "killed")
-	cmd := exec.Command(binPath, "tournament", "testdata/tournament/big.yaml", "--workers", "1", "--out", killed)
+	cmd := exec.Command(binPath, "tournament", bigTournament, "--workers", "1", "--out", killed)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	const total = 240000
+	const total = bigGames
 	results := filepath.Join(killed, "results.jsonl")
 	// The run is killed once its file holds about a fifth of the records,
 	// judged by the file's size (a stat, cheap enough to poll often: reading
@@ -159,7 +167,7 @@ func TestTournamentKillAndResume(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, errOut)
 	}
-	want := "resuming: " + strconv.Itoa(before) + " of 240000 games recorded; playing the other " + strconv.Itoa(total-before)
+	want := "resuming: " + strconv.Itoa(before) + " of " + strconv.Itoa(total) + " games recorded; playing the other " + strconv.Itoa(total-before)
 	if !strings.Contains(errOut, want) {
 		t.Errorf("resume said %q, want %q", errOut, want)
 	}
@@ -283,14 +291,14 @@ func docShardLines(t *testing.T) []string {
 // records of an uninterrupted run.
 func TestTournamentStopAfter(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays 240,000 games twice")
+		t.Skip("plays 120,000 games twice")
 	}
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run")
 	results := filepath.Join(run, "results.jsonl")
-	const total = 240000
+	const total = bigGames
 	for sitting, args := range [][]string{
-		{"testdata/tournament/big.yaml", "--workers", "1", "--out", run, "--stop-after", "300ms"},
+		{bigTournament, "--workers", "1", "--out", run, "--stop-after", "300ms"},
 		{"--resume", run, "--workers", "2", "--stop-after", "300ms"},
 	} {
 		before := 0
@@ -306,10 +314,10 @@ func TestTournamentStopAfter(t *testing.T) {
 			break
 		}
 		b, _ := os.ReadFile(results)
-		want := "stopping: finishing the games in play (Ctrl-C would drop them)\ncalcsol: --stop-after 300ms: stopped: " + strconv.Itoa(n) + " of 240000 games recorded in " + run +
+		want := "stopping: finishing the games in play (Ctrl-C would drop them)\ncalcsol: --stop-after 300ms: stopped: " + strconv.Itoa(n) + " of " + strconv.Itoa(total) + " games recorded in " + run +
 			"; continue with: calcsol tournament --resume " + run + "\n"
 		if sitting > 0 {
-			want = "resuming: " + strconv.Itoa(before) + " of 240000 games recorded; playing the other " + strconv.Itoa(total-before) + "\n" + want
+			want = "resuming: " + strconv.Itoa(before) + " of " + strconv.Itoa(total) + " games recorded; playing the other " + strconv.Itoa(total-before) + "\n" + want
 		}
 		if code != 5 || errOut != want || n <= before || n >= total || !bytes.HasSuffix(b, []byte("}\n")) {
 			t.Fatalf("sitting %d: exit %d, stderr %q; want 5 and %q, %d records after %d, the last line whole", sitting+1, code, errOut, want, n, before)
@@ -321,16 +329,34 @@ func TestTournamentStopAfter(t *testing.T) {
 	sameAsUninterrupted(t, results, "the run in sittings")
 }
 
+// uninterrupted holds the records of an uninterrupted run of big.yaml,
+// timing fields aside, made once for the tests that compare with it.
+var uninterrupted struct {
+	once    sync.Once
+	records string
+}
+
 // sameAsUninterrupted checks that the file results holds exactly the records
 // of an uninterrupted run of big.yaml, timing fields aside; how names the
 // run that wrote it.
 func sameAsUninterrupted(t *testing.T, results, how string) {
 	t.Helper()
-	whole := filepath.Join(t.TempDir(), "whole")
-	if _, errOut, code := calcsol(t, "", "tournament", "testdata/tournament/big.yaml", "--out", whole, "--format", "csv"); code != 0 {
-		t.Fatalf("uninterrupted: exit %d: %s", code, errOut)
+	uninterrupted.once.Do(func() {
+		dir, err := os.MkdirTemp("", "calcsol-uninterrupted-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		whole := filepath.Join(dir, "whole")
+		if _, errOut, code := calcsol(t, "", "tournament", bigTournament, "--out", whole, "--format", "csv"); code != 0 {
+			t.Fatalf("uninterrupted: exit %d: %s", code, errOut)
+		}
+		uninterrupted.records = readStripped(t, filepath.Join(whole, "results.jsonl"))
+	})
+	if uninterrupted.records == "" {
+		t.Fatal("no uninterrupted run to compare with (it failed in an earlier test)")
 	}
-	if readStripped(t, results) != readStripped(t, filepath.Join(whole, "results.jsonl")) {
+	if readStripped(t, results) != uninterrupted.records {
 		t.Errorf("%s: its records differ from the uninterrupted run's", how)
 	}
 }
@@ -339,11 +365,11 @@ func sameAsUninterrupted(t *testing.T, results, how string) {
 // and the command says how many and how to resume.
 func TestTournamentInterrupt(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays up to 240,000 games")
+		t.Skip("plays up to 120,000 games")
 	}
 	calcsol(t, "", "--help") // build the binary
 	dir := filepath.Join(t.TempDir(), "run")
-	cmd := exec.Command(binPath, "tournament", "testdata/tournament/big.yaml", "--workers", "1", "--out", dir)
+	cmd := exec.Command(binPath, "tournament", bigTournament, "--workers", "1", "--out", dir)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -366,7 +392,7 @@ func TestTournamentInterrupt(t *testing.T) {
 	}
 	b, _ := os.ReadFile(results)
 	n := bytes.Count(b, []byte("\n"))
-	want := "calcsol: interrupted: " + strconv.Itoa(n) + " of 240000 games recorded in " + dir + "; continue with: calcsol tournament --resume " + dir + "\n"
+	want := "calcsol: interrupted: " + strconv.Itoa(n) + " of " + strconv.Itoa(bigGames) + " games recorded in " + dir + "; continue with: calcsol tournament --resume " + dir + "\n"
 	if stderr.String() != want || !bytes.HasSuffix(b, []byte("}\n")) {
 		t.Errorf("stderr %q, want %q; last line complete: %t", stderr.String(), want, bytes.HasSuffix(b, []byte("}\n")))
 	}
