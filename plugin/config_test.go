@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/calcsol/calcsol/internal/longtest"
 	"github.com/calcsol/calcsol/plugin"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
@@ -54,7 +55,7 @@ func TestShippedConfig(t *testing.T) {
 	t.Chdir(work)
 	kind := plugin.Kind()
 	n := 40
-	if testing.Short() {
+	if testing.Short() || !longtest.Enabled() { // CALCSOL_LONG=1: 40
 		n = 8
 	}
 	ds := shippedDecks(t, "uniform-1000", n)
