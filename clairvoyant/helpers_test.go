@@ -15,8 +15,9 @@ type bytesBuffer = bytes.Buffer
 var scale = 1
 
 // quick reports whether the tests check their small sizes: by default and
-// with -short; CALCSOL_LONG=1 (package longtest) checks the full ones.
-func quick() bool { return testing.Short() || !longtest.Enabled() }
+// with -short; CALCSOL_LONG=1 (package longtest) checks the full ones, and
+// -tags slow ten times as many.
+func quick() bool { return scale == 1 && (testing.Short() || !longtest.Enabled()) }
 
 // cases returns n cases (scaled) in the long run, a third of n otherwise.
 func cases(n int) int {
