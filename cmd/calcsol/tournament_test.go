@@ -21,11 +21,11 @@ import (
 
 const smallTournament = "testdata/tournament/small.yaml"
 
-// bigTournament is long enough to be interrupted: bigGames games, about a
-// second with one worker.
+// bigTournament is long enough to be interrupted: bigGames games, a few
+// seconds with one worker.
 const (
 	bigTournament = "testdata/tournament/big.yaml"
-	bigGames      = 120000
+	bigGames      = 240000
 )
 
 var tournamentGolden, _ = filepath.Abs(filepath.Join("testdata", "tournament"))
@@ -124,7 +124,7 @@ func readStripped(t *testing.T, path string) string {
 // the rest, and ends with exactly the records of an uninterrupted run.
 func TestTournamentKillAndResume(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays 120,000 games twice")
+		t.Skip("plays 240,000 games twice")
 	}
 	calcsol(t, "", "--help") // build the binary
 	dir := t.TempDir()
@@ -291,7 +291,7 @@ func docShardLines(t *testing.T) []string {
 // records of an uninterrupted run.
 func TestTournamentStopAfter(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays 120,000 games twice")
+		t.Skip("plays 240,000 games twice")
 	}
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run")
@@ -365,7 +365,7 @@ func sameAsUninterrupted(t *testing.T, results, how string) {
 // and the command says how many and how to resume.
 func TestTournamentInterrupt(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays up to 120,000 games")
+		t.Skip("plays up to 240,000 games")
 	}
 	calcsol(t, "", "--help") // build the binary
 	dir := filepath.Join(t.TempDir(), "run")
