@@ -7,6 +7,7 @@ import (
 
 	"github.com/calcsol/calcsol/clairvoyant"
 	"github.com/calcsol/calcsol/configs"
+	"github.com/calcsol/calcsol/internal/longtest"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -22,7 +23,7 @@ func TestAutopsy(t *testing.T) {
 		t.Fatal(err)
 	}
 	rules := solver.Rules{Stacks: 3, Preplaced: true}
-	ds := corpusDecks(t, 30)
+	ds := corpusDecks(t, longtest.Pick(14, 30))
 	stocks := []int{40, 24, 12, 50} // 50: no pre-placed game holds that many
 	budget := clairvoyant.Budget{Nodes: 20_000}
 	w, err := clairvoyant.NewStrategyWitness(context.Background(), base, rules)

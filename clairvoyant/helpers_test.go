@@ -4,17 +4,24 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/calcsol/calcsol/internal/longtest"
 	"github.com/calcsol/calcsol/solver"
 )
 
 type bytesBuffer = bytes.Buffer
 
-// scale multiplies the number of cases the tests check: 10 with -tags slow.
+// scale multiplies the number of cases the long tests check: 10 with -tags
+// slow.
 var scale = 1
 
-// cases returns n cases, scaled, and fewer with -short.
+// quick reports whether the tests check their small sizes: by default and
+// with -short; CALCSOL_LONG=1 (package longtest) checks the full ones, and
+// -tags slow ten times as many.
+func quick() bool { return scale == 1 && (testing.Short() || !longtest.Enabled()) }
+
+// cases returns n cases (scaled) in the long run, a third of n otherwise.
 func cases(n int) int {
-	if testing.Short() {
+	if quick() {
 		return max(n/3, 1)
 	}
 	return n * scale

@@ -68,7 +68,7 @@ func TestRestartsAgree(t *testing.T) {
 		}
 	}
 	t.Logf("%d positions settled by both; after restart runs %d won, %d proved lost", settled, yesAfterRuns, noAfterRuns)
-	if settled < want || yesAfterRuns == 0 || !testing.Short() && noAfterRuns == 0 {
+	if settled < want || yesAfterRuns == 0 || !quick() && noAfterRuns == 0 {
 		t.Errorf("settled %d positions (want %d), %d won and %d lost after restart runs (want some of each)",
 			settled, want, yesAfterRuns, noAfterRuns)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/calcsol/calcsol/decks/shuffle"
+	"github.com/calcsol/calcsol/internal/longtest"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -17,7 +18,7 @@ import (
 // that positions that are already deadlocked are covered too, and one keeps
 // its positions deadlock-free with Exact, so that long games are covered.
 func TestExactMatchesReference(t *testing.T) {
-	games := 12
+	games := longtest.Pick(4, 12) // games a variant; CALCSOL_LONG=1: 12
 	for _, stacks := range []int{1, 2, 3, 4, 5, 8} {
 		for _, guarded := range []bool{false, true} {
 			rules := solver.Rules{Stacks: stacks}

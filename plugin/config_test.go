@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/calcsol/calcsol/configs"
+	"github.com/calcsol/calcsol/internal/longtest"
 	"github.com/calcsol/calcsol/plugin"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
@@ -47,7 +48,7 @@ func TestShippedConfig(t *testing.T) {
 	t.Chdir(work)
 	kind := plugin.Kind()
 	n := 40
-	if testing.Short() {
+	if testing.Short() || !longtest.Enabled() { // CALCSOL_LONG=1: 40
 		n = 8
 	}
 	ds := shippedDecks(t, "uniform-1000", n)

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/calcsol/calcsol/configs"
+	"github.com/calcsol/calcsol/internal/longtest"
 	"github.com/calcsol/calcsol/plugin"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
@@ -25,7 +26,7 @@ import (
 func TestSameResultsInProcessAndPlugin(t *testing.T) {
 	calcsol := build(t, "./cmd/calcsol")
 	n := 1000
-	if testing.Short() {
+	if testing.Short() || !longtest.Enabled() { // CALCSOL_LONG=1: 1000
 		n = 200
 	}
 	ds := shippedDecks(t, "uniform-1000", n)

@@ -18,7 +18,7 @@ import (
 func TestNoStrategyBeatsTheSolver(t *testing.T) {
 	t.Parallel()
 	decks := loadCorpus(t)[:30]
-	if testing.Short() {
+	if quick() {
 		decks = decks[:10]
 	}
 	reg := registry()

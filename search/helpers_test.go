@@ -6,6 +6,7 @@ import (
 
 	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/decks/corpus"
+	"github.com/calcsol/calcsol/internal/longtest"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
 )
@@ -18,6 +19,18 @@ func registry() *strategies.Registry {
 		reg.MustRegister(k)
 	}
 	return reg
+}
+
+// quick reports whether the tests check their small sizes: by default and
+// with -short; CALCSOL_LONG=1 (package longtest) checks the full ones.
+func quick() bool { return testing.Short() || !longtest.Enabled() }
+
+// size returns small when the tests check their small sizes, full otherwise.
+func size(small, full int) int {
+	if quick() {
+		return small
+	}
+	return full
 }
 
 // loadCorpus reads the shipped 1,000-deck corpus.

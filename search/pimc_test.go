@@ -19,7 +19,7 @@ func TestPIMCFair(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &PIMCStrategy{Base: base, K: 24, N: 6, Nodes: 2000}
-	ds := loadCorpus(t)[:3]
+	ds := loadCorpus(t)[:size(1, 3)]
 	rules := solver.Rules{Stacks: 4, Preplaced: true}
 	searched := 0
 	for i, a := range ds {

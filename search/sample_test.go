@@ -49,7 +49,7 @@ func TestSampleChoice(t *testing.T) {
 	raced, racedPlain, racedSame := 0, 0, 0
 	decided, deviated := 0, 0
 	played, plainPlayed := 0, 0 // orders played out by the player, and by a plain count
-	for i, d := range loadCorpus(t)[:6] {
+	for i, d := range loadCorpus(t)[:size(1, 6)] {
 		g, err := solver.NewGame(&d, rules)
 		if err != nil {
 			t.Fatal(err)
@@ -155,7 +155,7 @@ func TestSampleTops(t *testing.T) {
 	defer sess.Close()
 	ss := sess.(*sampleSession)
 	topDecisions, topDeviations, won := 0, 0, 0
-	for i, d := range loadCorpus(t)[:8] {
+	for i, d := range loadCorpus(t)[:size(3, 8)] {
 		g, err := solver.NewGame(&d, rules)
 		if err != nil {
 			t.Fatal(err)

@@ -16,8 +16,10 @@ import (
 )
 
 // The tests that need a real process (exit statuses, signals, resuming
-// after kill -9) run a calcsol binary built once per test run; the rest are
-// testscript scripts (script_test.go).
+// after kill -9) run a calcsol binary: the test binary itself, under the
+// name calcsol (TestMain runs main then, as in the scripts), or under the
+// race detector one built once per test run, so that their games are not
+// slowed tenfold; the rest are testscript scripts (script_test.go).
 var (
 	binOnce sync.Once
 	binDir  string
@@ -55,6 +57,14 @@ func calcsolIn(t *testing.T, dir string, env []string, stdin string, args ...str
 		binPath = filepath.Join(dir, "calcsol")
 		if !filepath.IsAbs(binPath) {
 			binPath, _ = filepath.Abs(binPath)
+		}
+		if !raceDetector {
+			exe, err := os.Executable()
+			if err == nil {
+				err = os.Symlink(exe, binPath)
+			}
+			binErr = err
+			return
 		}
 		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
 		if err != nil {

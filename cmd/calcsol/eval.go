@@ -58,7 +58,7 @@ with 'calcsol eval compare' (McNemar's test). See docs/eval.md.`,
 		Example: `  calcsol eval
   calcsol eval --corpus uniform-1000 --stacks 4
   calcsol eval --corpus my-decks.txt --table my-table.yaml --stacks 3
-  calcsol eval --out base.jsonl && calcsol eval --option deadlock_check=exact --out exact.jsonl
+  calcsol eval --corpus uniform-1000 --out base.jsonl && calcsol eval --corpus uniform-1000 --option deadlock_check=exact --out exact.jsonl
   calcsol eval compare base.jsonl exact.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: runEval,
@@ -190,8 +190,8 @@ estimates that run's rate on all the other's decks: the other's rate there
 plus the mean paired difference, with a 95 % interval (a difference
 estimate, valid for a random sample of the decks, as shards are).
 See docs/eval.md.`,
-		Example: `  calcsol eval --out a.jsonl
-  calcsol eval --table my-table.yaml --out b.jsonl
+		Example: `  calcsol eval --corpus uniform-1000 --out a.jsonl
+  calcsol eval --corpus uniform-1000 --table my-table.yaml --out b.jsonl
   calcsol eval compare a.jsonl b.jsonl
   calcsol eval compare --format json a.jsonl b.jsonl
   calcsol tournament base.yaml --shard 1/3 --out base-1     # base.yaml, exact.yaml: one strategy each

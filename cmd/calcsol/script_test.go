@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	goldenfile "github.com/calcsol/calcsol/internal/golden"
+	"github.com/calcsol/calcsol/internal/longtest"
 )
 
 // TestMain lets the test binary run as the calcsol command inside scripts.
@@ -32,13 +33,17 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		UpdateScripts:       goldenfile.Updating(),
 		RequireExplicitExec: true,
-		// [race]: the test binary runs under the race detector, which
-		// makes the default tournament (a minute of CPU) take ten. The
-		// steps too slow there are marked [!race] (or a script begins
-		// "[race] skip"): go test ./cmd/calcsol, without it, runs them,
-		// and .ci/run runs that after its race run.
+		// [long]: the long checks run (CALCSOL_LONG=1, package longtest).
+		// The steps that pin research figures on the shipped corpora
+		// (thousands of games, long searches) are marked [long]; the
+		// examples themselves run on small corpora in every run.
+		// [race]: the test binary runs under the race detector, ten times
+		// slower; the steps too slow there are marked [!race].
 		Condition: func(cond string) (bool, error) {
-			if cond == "race" {
+			switch cond {
+			case "long":
+				return longtest.Enabled(), nil
+			case "race":
 				return raceDetector, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
@@ -151,10 +156,13 @@ func TestExamplesAreScripts(t *testing.T) {
 		}
 		for _, l := range strings.Split(string(a.Comment), "\n") {
 			l = strings.TrimSpace(l)
-			if strings.HasPrefix(l, "[") {
-				if _, rest, ok := strings.Cut(l, "] "); ok {
-					l = rest
+			// Conditions, as many as the line has: "[long] [!race] exec …".
+			for strings.HasPrefix(l, "[") {
+				_, rest, ok := strings.Cut(l, "] ")
+				if !ok {
+					break
 				}
+				l = rest
 			}
 			l = strings.TrimPrefix(l, "exec ")
 			if strings.HasPrefix(l, "status ") {

@@ -66,7 +66,8 @@ dropping the games in play.
 
 Bad configs fail before any game with the file, line, key and reason (exit
 status 2). See docs/tournament.md.`,
-		Example: `  calcsol tournament
+		Example: `  calcsol tournament --shard 1/50     # the shipped tournament on every 50th deck: a second
+  calcsol tournament
   calcsol tournament my-tournament.yaml --out report
   calcsol tournament --resume report
   calcsol tournament --resume report --stop-after 2h30m

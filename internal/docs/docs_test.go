@@ -441,6 +441,9 @@ func TestNoInternalCitations(t *testing.T) {
 		if !ok || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 			continue // gone, or binary (git grep skips those too)
 		}
+		if !bad.Match(data) {
+			continue // the common case, a whole file at once; lines only to name them
+		}
 		for i, line := range strings.Split(string(data), "\n") {
 			for _, loc := range bad.FindAllStringIndex(line, -1) {
 				t.Errorf("%s:%d: cites internal material (%q); cite an author and title from docs/references.md", rel, i+1, line[loc[0]:loc[1]])

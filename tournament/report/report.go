@@ -232,53 +232,27 @@ func table(w io.Writer, markdown bool, header []string, left, n int, row func(in
 // Chart draws the success rates with their Wilson intervals: one point per
 // strategy, grouped by corpus and rules along the x axis, as a PNG.
 func Chart(w io.Writer, rep tournament.Report) error {
-	var groups, strategies []string
-	gi, si := map[string]int{}, map[string]int{}
-	for _, r := range rep.Rows {
-		k := r.Corpus + "\n" + r.Rules
-		if _, ok := gi[k]; !ok {
-			gi[k] = len(groups)
-			groups = append(groups, k)
-		}
-		if _, ok := si[r.Strategy]; !ok {
-			si[r.Strategy] = len(strategies)
-			strategies = append(strategies, r.Strategy)
-		}
-	}
+	groups, series := chartData(rep)
 	p := plot.New()
 	p.Title.Text = "Success rate with its Wilson 95 % interval"
 	p.Y.Label.Text = "games won (%)"
 	p.Y.Min = 0
 	p.Legend.Top = true
 	p.Add(plotter.NewGrid())
-	width := 0.7
-	for s, name := range strategies {
-		var pts errPoints
-		for _, r := range rep.Rows {
-			if r.Strategy != name || !r.Applicable || r.Games == 0 {
-				continue
-			}
-			x := float64(gi[r.Corpus+"\n"+r.Rules]) - width/2 + width*(float64(s)+0.5)/float64(len(strategies))
-			y := 100 * r.Rate
-			pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: y})
-			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{y - 100*r.CILow, 100*r.CIHigh - y})
-		}
-		if len(pts.XYs) == 0 {
-			continue
-		}
-		sc, err := plotter.NewScatter(pts.XYs)
+	for _, cs := range series {
+		sc, err := plotter.NewScatter(cs.pts.XYs)
 		if err != nil {
 			return err
 		}
-		c := plotutil.Color(s)
-		sc.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(3), Shape: plotutil.Shape(s)}
-		eb, err := plotter.NewYErrorBars(pts)
+		c := plotutil.Color(cs.index)
+		sc.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(3), Shape: plotutil.Shape(cs.index)}
+		eb, err := plotter.NewYErrorBars(cs.pts)
 		if err != nil {
 			return err
 		}
 		eb.LineStyle.Color = c
 		p.Add(sc, eb)
-		p.Legend.Add(name, sc)
+		p.Legend.Add(cs.name, sc)
 	}
 	p.NominalX(groups...)
 	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
@@ -294,6 +268,52 @@ func Chart(w io.Writer, rep tournament.Report) error {
 	}
 	_, err = w.Write(b.Bytes())
 	return err
+}
+
+// chartSeries is one strategy's points in Chart: index is its place among
+// the report's strategies (its colour and glyph).
+type chartSeries struct {
+	name  string
+	index int
+	pts   errPoints
+}
+
+// chartData is what Chart plots: the groups along the x axis (corpus and
+// rules, in the order of the rows) and, for each strategy with a game
+// played, its rates in per cent at x positions spread within the groups,
+// with the distances down and up to the interval's ends.
+func chartData(rep tournament.Report) (groups []string, series []chartSeries) {
+	var strategies []string
+	gi, si := map[string]int{}, map[string]int{}
+	for _, r := range rep.Rows {
+		k := r.Corpus + "\n" + r.Rules
+		if _, ok := gi[k]; !ok {
+			gi[k] = len(groups)
+			groups = append(groups, k)
+		}
+		if _, ok := si[r.Strategy]; !ok {
+			si[r.Strategy] = len(strategies)
+			strategies = append(strategies, r.Strategy)
+		}
+	}
+	width := 0.7
+	for s, name := range strategies {
+		var pts errPoints
+		for _, r := range rep.Rows {
+			if r.Strategy != name || !r.Applicable || r.Games == 0 {
+				continue
+			}
+			x := float64(gi[r.Corpus+"\n"+r.Rules]) - width/2 + width*(float64(s)+0.5)/float64(len(strategies))
+			y := 100 * r.Rate
+			pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: y})
+			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{y - 100*r.CILow, 100*r.CIHigh - y})
+		}
+		if len(pts.XYs) == 0 {
+			continue
+		}
+		series = append(series, chartSeries{name: name, index: s, pts: pts})
+	}
+	return groups, series
 }
 
 type errPoints struct {
