@@ -254,6 +254,10 @@ func (d *yamlDecoder) value(n *yaml.Node, path string, line int, v reflect.Value
 			d.fail(line, path, "want a list")
 			return
 		}
+		if len(n.Content) == 0 {
+			v.Set(reflect.Zero(v.Type())) // [] is no list, as a key left out
+			return
+		}
 		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
 		for i, e := range n.Content {
 			d.value(e, fmt.Sprintf("%s[%d]", path, i), e.Line, s.Index(i), nonempty)
@@ -394,4 +398,12 @@ func (d *yamlDecoder) structure(n *yaml.Node, path string, line int, v reflect.V
 	if c, ok := v.Addr().Interface().(yamlChecker); ok && len(d.errs) == before {
 		d.add(c.checkYAML(), path, line)
 	}
+}
+
+// yamlUnder puts err, relative to a value, under key: for a yamlValue or
+// yamlChecker that decodes a part of its node with decodeNode.
+func yamlUnder(key string, err error) error {
+	d := &yamlDecoder{}
+	d.add(err, key, 0)
+	return d.result("")
 }
