@@ -371,10 +371,8 @@ func Presets() []strategies.Preset {
 		Measured string `yaml:"measured"`
 		Spec     string `yaml:"spec"`
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(presetsYAML))
-	dec.KnownFields(true)
-	if err := dec.Decode(&entries); err != nil {
-		panic(fmt.Sprintf("configs/presets.yaml: %v", err)) // shipped: a test reads it
+	if err := DecodeYAML(presetsYAML, "configs/presets.yaml", &entries); err != nil {
+		panic(err) // shipped: a test reads it
 	}
 	ps := make([]strategies.Preset, len(entries))
 	for i, e := range entries {
