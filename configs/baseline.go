@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/calcsol/calcsol/configs/yamldecode"
 	"github.com/calcsol/calcsol/tournament"
 )
 
@@ -30,7 +31,7 @@ func FormatBaseline(b *tournament.Baseline) ([]byte, error) {
 // refused, and errors name the file, the line and the key.
 func ParseBaseline(data []byte, file string) (*tournament.Baseline, error) {
 	var b tournament.Baseline
-	if err := DecodeYAML(data, file, &b); err != nil {
+	if err := yamldecode.Decode(data, file, &b); err != nil {
 		return nil, err
 	}
 	if b.Format != tournament.BaselineFormat {

@@ -18,6 +18,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/calcsol/calcsol/configs/yamldecode"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
 )
@@ -117,7 +118,7 @@ func parseFileTable(data []byte, file string) (*strategies.Table, error) {
 // lower-case or retype keys (see docs/priority.md).
 func ParsePriority(data []byte, file string) (*strategies.Table, error) {
 	f := priorityFile{Options: tableOptions(strategies.DefaultOptions())}
-	if err := DecodeYAML(data, file, &f); err != nil {
+	if err := yamldecode.Decode(data, file, &f); err != nil {
 		return nil, err
 	}
 	t := &strategies.Table{Name: f.Name, Source: f.Source, Stacks: string(f.Stacks), Options: strategies.Options(f.Options), Ops: f.ops}
@@ -127,7 +128,7 @@ func ParsePriority(data []byte, file string) (*strategies.Table, error) {
 	return t, nil
 }
 
-// priorityFile is a priority table file as DecodeYAML reads it.
+// priorityFile is a priority table file as yamldecode.Decode reads it.
 type priorityFile struct {
 	Name    string       `yaml:"name"`
 	Source  string       `yaml:"source"`
@@ -137,30 +138,30 @@ type priorityFile struct {
 	ops     [solver.NumRanks + 1][]strategies.Op
 }
 
-// checkYAML reads each rank's operations, which need the stacks.
-func (f *priorityFile) checkYAML() error {
+// CheckYAML reads each rank's operations, which need the stacks.
+func (f *priorityFile) CheckYAML() error {
 	if f.Stacks == "" {
-		return yamlErrAt(nil, "stacks", errors.New("missing (the stack names the table uses, like ZXC)"))
+		return yamldecode.ErrAt(nil, "stacks", errors.New("missing (the stack names the table uses, like ZXC)"))
 	}
 	if f.Ranks == nil {
-		return yamlErrAt(nil, "ranks", errors.New(`missing: a list of {rank: A, ops: "T1 ..."}`))
+		return yamldecode.ErrAt(nil, "ranks", errors.New(`missing: a list of {rank: A, ops: "T1 ..."}`))
 	}
 	for i, e := range f.Ranks.entries {
 		var text string
-		err := decodeNode(e.Ops, &text)
+		err := yamldecode.DecodeNode(e.Ops, &text)
 		if err == nil {
 			f.ops[e.Rank], err = strategies.ParseOps(text, string(f.Stacks))
 			if err != nil {
-				err = yamlErrAt(e.Ops, "", fmt.Errorf("rank %s: %w", solver.Rank(e.Rank), err))
+				err = yamldecode.ErrAt(e.Ops, "", fmt.Errorf("rank %s: %w", solver.Rank(e.Rank), err))
 			}
 		}
 		if err != nil {
-			return yamlUnder(fmt.Sprintf("ranks[%d].ops", i), err)
+			return yamldecode.Under(fmt.Sprintf("ranks[%d].ops", i), err)
 		}
 	}
 	for k := solver.Rank(1); k <= solver.NumRanks; k++ {
 		if f.ops[k] == nil {
-			return &YAMLError{Line: f.Ranks.line, Path: "ranks", Err: fmt.Errorf("rank %s is missing", k)}
+			return &yamldecode.Error{Line: f.Ranks.line, Path: "ranks", Err: fmt.Errorf("rank %s is missing", k)}
 		}
 	}
 	return nil
@@ -169,8 +170,8 @@ func (f *priorityFile) checkYAML() error {
 // tableStacks are the stack names of a table, in order ("ZXC").
 type tableStacks string
 
-func (s *tableStacks) decodeYAML(n *yaml.Node) error {
-	if n.Kind != yaml.ScalarNode || scalarText(n) == "" {
+func (s *tableStacks) DecodeYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode || yamldecode.Text(n) == "" {
 		return errors.New("want the stack names in order, like ZXC")
 	}
 	r := solver.Rules{Stacks: len(n.Value), Names: n.Value}
@@ -184,10 +185,10 @@ func (s *tableStacks) decodeYAML(n *yaml.Node) error {
 // tableOptions are a table's options, each set by its name.
 type tableOptions strategies.Options
 
-func (o *tableOptions) decodeYAML(n *yaml.Node) error {
-	return decodeMapping(n, func(name string, v *yaml.Node) error {
+func (o *tableOptions) DecodeYAML(n *yaml.Node) error {
+	return yamldecode.EachKey(n, func(name string, v *yaml.Node) error {
 		var s string
-		if err := decodeNode(v, &s); err != nil {
+		if err := yamldecode.DecodeNode(v, &s); err != nil {
 			return err
 		}
 		return (*strategies.Options)(o).SetOption(name, s)
@@ -208,21 +209,21 @@ type rankEntry struct {
 	Ops  *yaml.Node `yaml:"ops"`
 }
 
-func (e *rankEntry) checkYAML() error {
+func (e *rankEntry) CheckYAML() error {
 	if e.Rank == 0 || e.Ops == nil {
 		return errors.New("want both rank and ops")
 	}
 	return nil
 }
 
-func (l *rankList) decodeYAML(n *yaml.Node) error {
-	if err := decodeNode(n, &l.entries); err != nil {
+func (l *rankList) DecodeYAML(n *yaml.Node) error {
+	if err := yamldecode.DecodeNode(n, &l.entries); err != nil {
 		return err
 	}
 	seen := map[rankValue]bool{}
 	for i, e := range l.entries {
 		if seen[e.Rank] {
-			return &YAMLError{Line: e.Line, Path: fmt.Sprintf("[%d].rank", i), Err: fmt.Errorf("rank %s given twice", solver.Rank(e.Rank))}
+			return &yamldecode.Error{Line: e.Line, Path: fmt.Sprintf("[%d].rank", i), Err: fmt.Errorf("rank %s given twice", solver.Rank(e.Rank))}
 		}
 		seen[e.Rank] = true
 	}
@@ -233,8 +234,8 @@ func (l *rankList) decodeYAML(n *yaml.Node) error {
 // rankValue is a rank written as one character: A23456789 0/T JQK.
 type rankValue solver.Rank
 
-func (r *rankValue) decodeYAML(n *yaml.Node) error {
-	s := scalarText(n)
+func (r *rankValue) DecodeYAML(n *yaml.Node) error {
+	s := yamldecode.Text(n)
 	if len(s) != 1 {
 		return fmt.Errorf("rank %q: want one of A23456789 0/T JQK", s)
 	}
@@ -371,7 +372,7 @@ func Presets() []strategies.Preset {
 		Measured string `yaml:"measured"`
 		Spec     string `yaml:"spec"`
 	}
-	if err := DecodeYAML(presetsYAML, "configs/presets.yaml", &entries); err != nil {
+	if err := yamldecode.Decode(presetsYAML, "configs/presets.yaml", &entries); err != nil {
 		panic(err) // shipped: a test reads it
 	}
 	ps := make([]strategies.Preset, len(entries))

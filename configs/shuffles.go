@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/calcsol/calcsol/configs/yamldecode"
 	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
@@ -57,9 +58,9 @@ func ParseShuffleParams(data []byte, file string) (shuffle.Params, error) {
 	}
 	// Keys match case-insensitively ("costs: {o: 4}"); messages use the
 	// canonical spelling.
-	err := yamlDecoder{foldCase: true}.decode(data, file, &f)
+	err := yamldecode.Decoder{FoldCase: true}.Decode(data, file, &f)
 	switch {
-	case errors.Is(err, ErrEmptyYAML):
+	case errors.Is(err, yamldecode.ErrEmpty):
 		return p, nil // an empty file: all defaults
 	case err != nil:
 		return p, err
@@ -74,9 +75,9 @@ func ParseShuffleParams(data []byte, file string) (shuffle.Params, error) {
 	return p, nil
 }
 
-// shuffleFile is a shuffle parameter file as DecodeYAML reads it, filled
+// shuffleFile is a shuffle parameter file as yamldecode.Decode reads it, filled
 // beforehand with the defaults, which keys left out keep. Each section's
-// checkYAML is its Validate, run when its keys read well.
+// CheckYAML is its Validate, run when its keys read well.
 type shuffleFile struct {
 	Cut      cutFile      `yaml:"cut"`
 	Hindu    hinduFile    `yaml:"hindu"`
@@ -97,7 +98,7 @@ func (c cutFile) params() shuffle.Cut {
 	return shuffle.Cut{Centre: float64(c.Centre), SD: float64(c.SD), Rounding: shuffle.Rounding(c.Rounding)}
 }
 
-func (c *cutFile) checkYAML() error { return c.params().Validate() }
+func (c *cutFile) CheckYAML() error { return c.params().Validate() }
 
 type hinduFile struct {
 	Mean     fraction `yaml:"mean"`
@@ -110,7 +111,7 @@ func (h hinduFile) params() shuffle.Hindu {
 	return shuffle.Hindu{Mean: float64(h.Mean), SD: float64(h.SD), Rounding: shuffle.Rounding(h.Rounding), Min: h.Min}
 }
 
-func (h *hinduFile) checkYAML() error { return h.params().Validate() }
+func (h *hinduFile) CheckYAML() error { return h.params().Validate() }
 
 // riffleFile and faroFile are shuffle.Riffle and shuffle.Faro with tags.
 type riffleFile struct {
@@ -118,7 +119,7 @@ type riffleFile struct {
 	Drop    bool `yaml:"drop"`
 }
 
-func (r *riffleFile) checkYAML() error { return shuffle.Riffle(*r).Validate() }
+func (r *riffleFile) CheckYAML() error { return shuffle.Riffle(*r).Validate() }
 
 type faroFile struct {
 	In bool `yaml:"in"`
@@ -134,13 +135,13 @@ func (d dealFile) params() shuffle.Deal {
 	return shuffle.Deal{Piles: d.Piles, Order: d.Order.order, Custom: d.Order.custom, FaceUp: bool(d.Face)}
 }
 
-func (d *dealFile) checkYAML() error { return d.params().Validate() }
+func (d *dealFile) CheckYAML() error { return d.params().Validate() }
 
 type overhandFile struct {
 	P fraction `yaml:"p"`
 }
 
-func (o *overhandFile) checkYAML() error { return shuffle.Overhand{P: float64(o.P)}.Validate() }
+func (o *overhandFile) CheckYAML() error { return shuffle.Overhand{P: float64(o.P)}.Validate() }
 
 // costsFile holds the seconds of each shuffle letter.
 type costsFile struct {
@@ -174,14 +175,14 @@ type (
 
 // shuffleScalar is the text of scalar n; want says what else is wanted.
 func shuffleScalar(n *yaml.Node, want string) (string, error) {
-	if n.Kind != yaml.ScalarNode || isNull(n) {
+	if n.Kind != yaml.ScalarNode || yamldecode.IsNull(n) {
 		return "", errors.New("want " + want)
 	}
 	return n.Value, nil
 }
 
-// decodeYAML reads a number, also written as a fraction "a/b" (sd: 5/3).
-func (f *fraction) decodeYAML(n *yaml.Node) error {
+// DecodeYAML reads a number, also written as a fraction "a/b" (sd: 5/3).
+func (f *fraction) DecodeYAML(n *yaml.Node) error {
 	s, err := shuffleScalar(n, "a number")
 	if err != nil {
 		return err
@@ -191,7 +192,7 @@ func (f *fraction) decodeYAML(n *yaml.Node) error {
 	return err
 }
 
-func (r *rounding) decodeYAML(n *yaml.Node) error {
+func (r *rounding) DecodeYAML(n *yaml.Node) error {
 	s, err := shuffleScalar(n, "nearest, floor or ceil")
 	if err != nil {
 		return err
@@ -201,9 +202,9 @@ func (r *rounding) decodeYAML(n *yaml.Node) error {
 	return err
 }
 
-func (s *seconds) decodeYAML(n *yaml.Node) error {
+func (s *seconds) DecodeYAML(n *yaml.Node) error {
 	var x int
-	if err := decodeNode(n, &x); err != nil {
+	if err := yamldecode.DecodeNode(n, &x); err != nil {
 		return err
 	}
 	if x < 0 {
@@ -213,10 +214,10 @@ func (s *seconds) decodeYAML(n *yaml.Node) error {
 	return nil
 }
 
-// decodeYAML reads down (each dealt card on top of its pile, the
+// DecodeYAML reads down (each dealt card on top of its pile, the
 // docs/shuffles-models.md worked example) or up (each pile keeps the order
 // dealt).
-func (f *face) decodeYAML(n *yaml.Node) error {
+func (f *face) DecodeYAML(n *yaml.Node) error {
 	s, err := shuffleScalar(n, "down or up")
 	if err != nil {
 		return err
@@ -232,11 +233,11 @@ func (f *face) decodeYAML(n *yaml.Node) error {
 	return nil
 }
 
-// decodeYAML reads odd-even, natural, or a list of pile numbers (top first).
-func (o *pileOrder) decodeYAML(n *yaml.Node) error {
+// DecodeYAML reads odd-even, natural, or a list of pile numbers (top first).
+func (o *pileOrder) DecodeYAML(n *yaml.Node) error {
 	if n.Kind == yaml.SequenceNode {
 		var order []int
-		if err := decodeNode(n, &order); err != nil {
+		if err := yamldecode.DecodeNode(n, &order); err != nil {
 			return err
 		}
 		*o = pileOrder{shuffle.PilesCustom, order}

@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/calcsol/calcsol/clairvoyant"
+	"github.com/calcsol/calcsol/configs/yamldecode"
 	"github.com/calcsol/calcsol/decks/corpora"
 	"github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/solver"
@@ -120,13 +121,13 @@ type RulesEntry struct {
 // the key and the reason ("t.yaml:7: strategies[1].kind: missing").
 func ParseTournament(data []byte, file string) (*TournamentConfig, error) {
 	var f tournamentFile
-	if err := DecodeYAML(data, file, &f); err != nil {
+	if err := yamldecode.Decode(data, file, &f); err != nil {
 		return nil, err
 	}
 	cfg := &TournamentConfig{File: file, Seed: f.Seed}
 	for i, s := range f.Strategies {
 		for j := range s.layers {
-			s.layers[j].Key = joinPath(fmt.Sprintf("strategies[%d]", i), s.layers[j].Key)
+			s.layers[j].Key = yamldecode.JoinPath(fmt.Sprintf("strategies[%d]", i), s.layers[j].Key)
 		}
 		cfg.Strategies = append(cfg.Strategies, StrategyEntry{Name: s.Name, Layers: s.layers, Batch: int(s.Batch), Corpora: s.Corpora, Line: s.Line})
 	}
@@ -142,7 +143,7 @@ func ParseTournament(data []byte, file string) (*TournamentConfig, error) {
 	return cfg, nil
 }
 
-// tournamentFile is a tournament config as DecodeYAML reads it. Keys are
+// tournamentFile is a tournament config as yamldecode.Decode reads it. Keys are
 // declared in alphabetical order, the order messages list them in.
 type tournamentFile struct {
 	Corpora    []corpusNode   `yaml:"corpora"`
@@ -151,19 +152,19 @@ type tournamentFile struct {
 	Strategies []strategyFile `yaml:"strategies"`
 }
 
-func (f *tournamentFile) checkYAML() error {
+func (f *tournamentFile) CheckYAML() error {
 	for _, need := range []struct {
 		key string
 		n   int
 	}{{"strategies", len(f.Strategies)}, {"corpora", len(f.Corpora)}, {"rules", len(f.Rules)}} {
 		if need.n == 0 {
-			return yamlErrAt(nil, need.key, errors.New("missing or empty: a tournament needs at least one"))
+			return yamldecode.ErrAt(nil, need.key, errors.New("missing or empty: a tournament needs at least one"))
 		}
 	}
 	return nil
 }
 
-// strategyFile is a strategies entry; checkYAML reads its layers.
+// strategyFile is a strategies entry; CheckYAML reads its layers.
 type strategyFile struct {
 	Line     int        `yaml:",line"`
 	Batch    batchSize  `yaml:"batch"`
@@ -177,9 +178,9 @@ type strategyFile struct {
 	layers   []Layer    // keys relative to the entry
 }
 
-func (s *strategyFile) checkYAML() error {
+func (s *strategyFile) CheckYAML() error {
 	if s.Name == "" {
-		return yamlErrAt(nil, "name", errors.New("missing"))
+		return yamldecode.ErrAt(nil, "name", errors.New("missing"))
 	}
 	spec := s.Strategy
 	if s.Kind != nil {
@@ -188,7 +189,7 @@ func (s *strategyFile) checkYAML() error {
 			if s.Kind.Line > s.Strategy.Line || s.Kind.Line == s.Strategy.Line && s.Kind.Column > s.Strategy.Column {
 				later, key = s.Kind, "kind"
 			}
-			return yamlErrAt(later, key, errors.New("give the strategy once (kind: is the older name of strategy:)"))
+			return yamldecode.ErrAt(later, key, errors.New("give the strategy once (kind: is the older name of strategy:)"))
 		}
 		spec = s.Kind
 	}
@@ -204,38 +205,38 @@ func strategyLayers(spec, params, base, wrappers *yaml.Node) ([]Layer, error) {
 	var layers []Layer
 	switch {
 	case spec != nil && base != nil:
-		return nil, yamlErrAt(base, "base", errors.New("give the strategy as a tree (base:, wrappers:) or as a spec (strategy:), not both"))
+		return nil, yamldecode.ErrAt(base, "base", errors.New("give the strategy as a tree (base:, wrappers:) or as a spec (strategy:), not both"))
 	case spec != nil:
 		if spec.Kind != yaml.ScalarNode {
-			return nil, yamlErrAt(spec, "strategy", errors.New("want a spec like priority:deadlock_check=exact+endgame:k=4 (or write the strategy as a tree: base:, wrappers:)"))
+			return nil, yamldecode.ErrAt(spec, "strategy", errors.New("want a spec like priority:deadlock_check=exact+endgame:k=4 (or write the strategy as a tree: base:, wrappers:)"))
 		}
 		parts, err := strategies.ParseSpec(spec.Value)
 		if err != nil {
-			return nil, yamlErrAt(spec, "strategy", err)
+			return nil, yamldecode.ErrAt(spec, "strategy", err)
 		}
 		for _, part := range parts {
 			layers = append(layers, Layer{Part: part, Key: "strategy", Line: spec.Line})
 		}
 		if wrappers != nil {
-			return nil, yamlErrAt(wrappers, "wrappers", errors.New("wrappers go with base:; a spec names its wrappers after +"))
+			return nil, yamldecode.ErrAt(wrappers, "wrappers", errors.New("wrappers go with base:; a spec names its wrappers after +"))
 		}
 	case base != nil:
 		var l treeLayer
-		if err := decodeNode(base, &l); err != nil {
-			return nil, yamlUnder("base", err)
+		if err := yamldecode.DecodeNode(base, &l); err != nil {
+			return nil, yamldecode.Under("base", err)
 		}
 		layers = append(layers, l.layer("base"))
 		if wrappers != nil {
 			var ws []treeLayer
-			if err := decodeNode(wrappers, &ws); err != nil {
-				return nil, yamlUnder("wrappers", err)
+			if err := yamldecode.DecodeNode(wrappers, &ws); err != nil {
+				return nil, yamldecode.Under("wrappers", err)
 			}
 			for i, w := range ws {
 				layers = append(layers, w.layer(fmt.Sprintf("wrappers[%d]", i)))
 			}
 		}
 		if params != nil {
-			return nil, yamlErrAt(params, "params", errors.New("a tree gives each layer's parameters under its kind (base: {priority: {table: tuned-4}})"))
+			return nil, yamldecode.ErrAt(params, "params", errors.New("a tree gives each layer's parameters under its kind (base: {priority: {table: tuned-4}})"))
 		}
 	default:
 		return nil, errors.New("strategy: missing (a spec like priority+endgame:k=4, or a tree: base:, wrappers:)")
@@ -243,11 +244,11 @@ func strategyLayers(spec, params, base, wrappers *yaml.Node) ([]Layer, error) {
 	if params != nil {
 		given, err := paramValues(params)
 		if err != nil {
-			return nil, yamlUnder("params", err)
+			return nil, yamldecode.Under("params", err)
 		}
 		for k, v := range given {
 			if _, dup := layers[0].Params[k]; dup {
-				return nil, yamlErrAt(params, "params."+k, errors.New("also given in the spec"))
+				return nil, yamldecode.ErrAt(params, "params."+k, errors.New("also given in the spec"))
 			}
 			layers[0].Params[k] = v
 		}
@@ -263,17 +264,17 @@ type treeLayer struct {
 	line  int
 }
 
-func (l *treeLayer) decodeYAML(n *yaml.Node) error {
+func (l *treeLayer) DecodeYAML(n *yaml.Node) error {
 	*l = treeLayer{Part: strategies.Part{Params: map[string]string{}}, line: n.Line}
 	switch {
 	case n.Kind == yaml.ScalarNode && strings.TrimSpace(n.Value) != "":
 		l.Kind = strings.TrimSpace(n.Value)
 	case n.Kind == yaml.MappingNode && len(n.Content) == 2:
 		l.Kind, l.keyed = n.Content[0].Value, true
-		if v := n.Content[1]; !isNull(v) {
+		if v := n.Content[1]; !yamldecode.IsNull(v) {
 			params, err := paramValues(v)
 			if err != nil {
-				return yamlUnder(l.Kind, err)
+				return yamldecode.Under(l.Kind, err)
 			}
 			l.Params = params
 		}
@@ -298,7 +299,7 @@ func (l treeLayer) layer(key string) Layer {
 // a spec writes separated by strategies.ListSep.
 func paramValues(n *yaml.Node) (map[string]string, error) {
 	out := map[string]string{}
-	err := decodeMapping(n, func(name string, v *yaml.Node) error {
+	err := yamldecode.EachKey(n, func(name string, v *yaml.Node) error {
 		switch v.Kind {
 		case yaml.ScalarNode:
 			out[name] = v.Value
@@ -306,13 +307,13 @@ func paramValues(n *yaml.Node) (map[string]string, error) {
 			var items []string
 			for _, it := range v.Content {
 				if it.Kind != yaml.ScalarNode || strings.Contains(it.Value, strategies.ListSep) {
-					return yamlErrAt(it, "", errors.New("want a list of plain values"))
+					return yamldecode.ErrAt(it, "", errors.New("want a list of plain values"))
 				}
 				items = append(items, it.Value)
 			}
 			out[name] = strings.Join(items, strategies.ListSep)
 		default:
-			return yamlErrAt(v, "", errors.New("want a plain value or a list"))
+			return yamldecode.ErrAt(v, "", errors.New("want a plain value or a list"))
 		}
 		return nil
 	})
@@ -323,16 +324,16 @@ func paramValues(n *yaml.Node) (map[string]string, error) {
 // or a corpusFile.
 type corpusNode struct{ CorpusEntry }
 
-func (c *corpusNode) decodeYAML(n *yaml.Node) error {
+func (c *corpusNode) DecodeYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
 		c.CorpusEntry = CorpusEntry{Name: n.Value, Shipped: n.Value, Line: n.Line}
 		if n.Value == "" {
-			return yamlErrAt(nil, "name", errors.New("missing"))
+			return yamldecode.ErrAt(nil, "name", errors.New("missing"))
 		}
 		return nil
 	}
 	var f corpusFile
-	if err := decodeNode(n, &f); err != nil {
+	if err := yamldecode.DecodeNode(n, &f); err != nil {
 		return err
 	}
 	c.CorpusEntry = CorpusEntry{Name: f.Name, Shipped: f.Shipped, File: f.File, Generator: f.Generator,
@@ -352,9 +353,9 @@ type corpusFile struct {
 	Shipped   string    `yaml:"shipped,nonempty"`
 }
 
-func (c *corpusFile) checkYAML() error {
+func (c *corpusFile) CheckYAML() error {
 	if c.Name == "" {
-		return yamlErrAt(nil, "name", errors.New("missing"))
+		return yamldecode.ErrAt(nil, "name", errors.New("missing"))
 	}
 	given := 0
 	for _, s := range []string{c.Shipped, c.File, c.Generator} {
@@ -382,7 +383,7 @@ type rulesFile struct {
 	Stacks    stackCount       `yaml:"stacks"`
 }
 
-func (r *rulesFile) checkYAML() error {
+func (r *rulesFile) CheckYAML() error {
 	if r.Stacks == 0 {
 		return errors.New("stacks: missing")
 	}
@@ -397,20 +398,20 @@ type (
 	positiveDuration time.Duration
 )
 
-func (b *batchSize) decodeYAML(n *yaml.Node) error {
+func (b *batchSize) DecodeYAML(n *yaml.Node) error {
 	return wholeNumber(n, (*int)(b), 1, 1<<16, "want a whole number from 1 to 65536")
 }
 
-func (c *deckCount) decodeYAML(n *yaml.Node) error {
+func (c *deckCount) DecodeYAML(n *yaml.Node) error {
 	return wholeNumber(n, (*int)(c), 1, 100_000_000, "want a number of decks from 1 to 100000000")
 }
 
-func (s *stackCount) decodeYAML(n *yaml.Node) error {
+func (s *stackCount) DecodeYAML(n *yaml.Node) error {
 	return wholeNumber(n, (*int)(s), 1, solver.MaxStacks, fmt.Sprintf("want a number of stacks from 1 to %d", solver.MaxStacks))
 }
 
-func (d *positiveDuration) decodeYAML(n *yaml.Node) error {
-	x, err := time.ParseDuration(scalarText(n))
+func (d *positiveDuration) DecodeYAML(n *yaml.Node) error {
+	x, err := time.ParseDuration(yamldecode.Text(n))
 	if err != nil || x <= 0 {
 		return errors.New("want a positive duration like 2ms or 1s")
 	}
@@ -421,7 +422,7 @@ func (d *positiveDuration) decodeYAML(n *yaml.Node) error {
 // wholeNumber reads a whole number from lo to hi into dst; reason says
 // what is wanted.
 func wholeNumber(n *yaml.Node, dst *int, lo, hi int, reason string) error {
-	x, err := strconv.Atoi(scalarText(n))
+	x, err := strconv.Atoi(yamldecode.Text(n))
 	if err != nil || x < lo || x > hi {
 		return errors.New(reason)
 	}

@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/calcsol/calcsol/configs"
+	"github.com/calcsol/calcsol/configs/yamldecode"
 	deckcorpus "github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/solver"
 )
@@ -40,7 +40,7 @@ type CorpusSpec struct {
 // ("corpus spec x.yaml:4: colour: unknown key (want deck, ...)").
 func ParseCorpusSpec(data []byte, file string) (CorpusSpec, error) {
 	var s CorpusSpec
-	if err := configs.DecodeYAML(data, file, &s); err != nil {
+	if err := yamldecode.Decode(data, file, &s); err != nil {
 		return s, fmt.Errorf("corpus spec %w", err)
 	}
 	if s.Deck == "" {

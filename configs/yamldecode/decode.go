@@ -1,9 +1,10 @@
-package configs
-
-// The one way calcsol reads YAML: a document decoded into a typed struct
-// by its yaml tags, with KnownFields semantics (a key the struct does not
-// name is refused, and so is a key given twice), and every error in the
-// form FILE:LINE: KEY.PATH: reason.
+// Package yamldecode is the one way calcsol reads YAML: a document decoded
+// into a typed struct by its yaml tags, with KnownFields semantics (a key
+// the struct does not name is refused, and so is a key given twice), and
+// every error in the form FILE:LINE: KEY.PATH: reason. It imports nothing
+// of calcsol's, so that every package that reads YAML (configs, tune) can
+// use it.
+package yamldecode
 
 import (
 	"errors"
@@ -16,17 +17,17 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// YAMLError is an error at one place of a YAML document: the file, the
+// Error is an error at one place of a YAML document: the file, the
 // line, the key path ("strategies[0].base") and the reason. Line 0 and an
 // empty path are left out of the message.
-type YAMLError struct {
+type Error struct {
 	File string
 	Line int
 	Path string
 	Err  error
 }
 
-func (e *YAMLError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Line > 0 {
@@ -40,12 +41,12 @@ func (e *YAMLError) Error() string {
 	return b.String()
 }
 
-func (e *YAMLError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
-// yamlErrors are the errors of one document, in document order, one a line.
-type yamlErrors []*YAMLError
+// errorList are the errors of one document, in document order, one a line.
+type errorList []*Error
 
-func (es yamlErrors) Error() string {
+func (es errorList) Error() string {
 	lines := make([]string, len(es))
 	for i, e := range es {
 		lines[i] = e.Error()
@@ -53,7 +54,7 @@ func (es yamlErrors) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-func (es yamlErrors) Unwrap() []error {
+func (es errorList) Unwrap() []error {
 	out := make([]error, len(es))
 	for i, e := range es {
 		out[i] = e
@@ -61,12 +62,12 @@ func (es yamlErrors) Unwrap() []error {
 	return out
 }
 
-// DecodeYAML decodes the YAML document data into v, a pointer, by v's yaml
+// Decode decodes the YAML document data into v, a pointer, by v's yaml
 // struct tags (a tag's name is the key; a field without one is keyed by
 // its name in lower case; "-" skips it). Unknown keys and keys given twice
-// are refused; file names the document in errors, each a *YAMLError (several
+// are refused; file names the document in errors, each a *Error (several
 // are joined, one a line). An empty document is the error "FILE: empty file"
-// (errors.Is(err, ErrEmptyYAML)).
+// (errors.Is(err, ErrEmpty)).
 //
 // Beyond yaml.v3's tags, a field may say:
 //   - `yaml:",line"` (an int): the line where the value of its struct
@@ -76,52 +77,52 @@ func (es yamlErrors) Unwrap() []error {
 //
 // A *yaml.Node or yaml.Node field keeps the node as it is, for a reading
 // of its own.
-func DecodeYAML(data []byte, file string, v any) error {
-	return yamlDecoder{}.decode(data, file, v)
+func Decode(data []byte, file string, v any) error {
+	return Decoder{}.Decode(data, file, v)
 }
 
-// ErrEmptyYAML is the reason DecodeYAML gives for an empty document.
-var ErrEmptyYAML = errors.New("empty file")
+// ErrEmpty is the reason Decode gives for an empty document.
+var ErrEmpty = errors.New("empty file")
 
-// A yamlValue reads itself from a node in its own way: a value that may be
+// A Value reads itself from a node in its own way: a value that may be
 // a scalar or a mapping, or a list joined into one text. Its error, unless
-// a *YAMLError placed by yamlErrAt or decodeNode (whose line and path are
+// a *Error placed by ErrAt or DecodeNode (whose line and path are
 // relative to n), is put at the value's line and key.
-type yamlValue interface {
-	decodeYAML(n *yaml.Node) error
+type Value interface {
+	DecodeYAML(n *yaml.Node) error
 }
 
-// A yamlChecker checks a struct once all its keys have decoded without an
+// A Checker checks a struct once all its keys have decoded without an
 // error; the error is put at the struct's line and key unless it is placed
-// with yamlErrAt.
-type yamlChecker interface {
-	checkYAML() error
+// with ErrAt.
+type Checker interface {
+	CheckYAML() error
 }
 
-// yamlErrAt is an error at node n (nil: at the value being decoded), under
+// ErrAt is an error at node n (nil: at the value being decoded), under
 // key, a path relative to that value ("base", "[2]", "" for the value
 // itself).
-func yamlErrAt(n *yaml.Node, key string, err error) error {
+func ErrAt(n *yaml.Node, key string, err error) error {
 	line := 0
 	if n != nil {
 		line = n.Line
 	}
-	return &YAMLError{Line: line, Path: key, Err: err}
+	return &Error{Line: line, Path: key, Err: err}
 }
 
-// decodeNode decodes n into v for a yamlValue, with errors relative to n.
-func decodeNode(n *yaml.Node, v any) error {
-	d := &yamlDecoder{}
+// DecodeNode decodes n into v for a Value, with errors relative to n.
+func DecodeNode(n *yaml.Node, v any) error {
+	d := &Decoder{}
 	d.value(n, "", n.Line, reflect.ValueOf(v).Elem(), false)
 	return d.result("")
 }
 
-// decodeMapping calls each for the keys of mapping n in order, refusing a
+// EachKey calls each for the keys of mapping n in order, refusing a
 // key given twice and placing each's error under its key.
-func decodeMapping(n *yaml.Node, each func(key string, v *yaml.Node) error) error {
-	d := &yamlDecoder{}
+func EachKey(n *yaml.Node, each func(key string, v *yaml.Node) error) error {
+	d := &Decoder{}
 	if n.Kind != yaml.MappingNode {
-		return yamlErrAt(n, "", errors.New("want a mapping"))
+		return ErrAt(n, "", errors.New("want a mapping"))
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -136,28 +137,30 @@ func decodeMapping(n *yaml.Node, each func(key string, v *yaml.Node) error) erro
 	return d.result("")
 }
 
-// yamlDecoder walks a node tree into a Go value, collecting every error.
-type yamlDecoder struct {
-	// foldCase matches keys to tags case-insensitively ("CUT" is cut);
+// Decoder decodes documents as Decode does, with options; it walks a node
+// tree into a Go value, collecting every error.
+type Decoder struct {
+	// FoldCase matches keys to tags case-insensitively ("CUT" is cut);
 	// messages use the tag's spelling.
-	foldCase bool
-	errs     []*YAMLError
+	FoldCase bool
+	errs     []*Error
 }
 
-func (d yamlDecoder) decode(data []byte, file string, v any) error {
+// Decode decodes data into v as the package's Decode does.
+func (d Decoder) Decode(data []byte, file string, v any) error {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	if len(doc.Content) == 0 || isNull(doc.Content[0]) {
-		return &YAMLError{File: file, Err: ErrEmptyYAML}
+	if len(doc.Content) == 0 || IsNull(doc.Content[0]) {
+		return &Error{File: file, Err: ErrEmpty}
 	}
 	root := doc.Content[0]
 	d.value(root, "", root.Line, reflect.ValueOf(v).Elem(), false)
 	return d.result(file)
 }
 
-func (d *yamlDecoder) result(file string) error {
+func (d *Decoder) result(file string) error {
 	for _, e := range d.errs {
 		if e.File == "" {
 			e.File = file
@@ -169,30 +172,30 @@ func (d *yamlDecoder) result(file string) error {
 	case 1:
 		return d.errs[0]
 	}
-	return yamlErrors(d.errs)
+	return errorList(d.errs)
 }
 
-func (d *yamlDecoder) fail(line int, path, reason string) {
-	d.errs = append(d.errs, &YAMLError{Line: line, Path: path, Err: errors.New(reason)})
+func (d *Decoder) fail(line int, path, reason string) {
+	d.errs = append(d.errs, &Error{Line: line, Path: path, Err: errors.New(reason)})
 }
 
-// add records err at path and line; a *YAMLError (or several) from a
-// yamlValue or yamlChecker has its path and line relative to there.
-func (d *yamlDecoder) add(err error, path string, line int) {
-	var rel []*YAMLError
+// add records err at path and line; a *Error (or several) from a
+// Value or Checker has its path and line relative to there.
+func (d *Decoder) add(err error, path string, line int) {
+	var rel []*Error
 	switch e := err.(type) {
 	case nil:
 		return
-	case *YAMLError:
-		rel = []*YAMLError{e}
-	case yamlErrors:
+	case *Error:
+		rel = []*Error{e}
+	case errorList:
 		rel = e
 	default:
-		d.errs = append(d.errs, &YAMLError{Line: line, Path: path, Err: err})
+		d.errs = append(d.errs, &Error{Line: line, Path: path, Err: err})
 		return
 	}
 	for _, e := range rel {
-		e.Path = joinPath(path, e.Path)
+		e.Path = JoinPath(path, e.Path)
 		if e.Line == 0 {
 			e.Line = line
 		}
@@ -200,7 +203,7 @@ func (d *yamlDecoder) add(err error, path string, line int) {
 	}
 }
 
-func joinPath(path, rel string) string {
+func JoinPath(path, rel string) string {
 	switch {
 	case rel == "":
 		return path
@@ -210,7 +213,7 @@ func joinPath(path, rel string) string {
 	return path + "." + rel
 }
 
-func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
+func IsNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" }
 
 var (
 	nodeType     = reflect.TypeFor[yaml.Node]()
@@ -219,7 +222,7 @@ var (
 
 // value decodes n into v; line is where the value begins (its key's line,
 // or its own in a list or at the top), where its errors are put.
-func (d *yamlDecoder) value(n *yaml.Node, path string, line int, v reflect.Value, nonempty bool) {
+func (d *Decoder) value(n *yaml.Node, path string, line int, v reflect.Value, nonempty bool) {
 	switch {
 	case v.Type() == nodeType:
 		v.Set(reflect.ValueOf(*n))
@@ -228,12 +231,12 @@ func (d *yamlDecoder) value(n *yaml.Node, path string, line int, v reflect.Value
 		v.Set(reflect.ValueOf(n))
 		return
 	}
-	if u, ok := v.Addr().Interface().(yamlValue); ok {
-		d.add(u.decodeYAML(n), path, line)
+	if u, ok := v.Addr().Interface().(Value); ok {
+		d.add(u.DecodeYAML(n), path, line)
 		return
 	}
 	if v.Type() == durationType {
-		x, err := time.ParseDuration(scalarText(n))
+		x, err := time.ParseDuration(Text(n))
 		if n.Kind != yaml.ScalarNode || err != nil {
 			d.fail(line, path, "want a duration like 2ms or 1s")
 			return
@@ -264,7 +267,7 @@ func (d *yamlDecoder) value(n *yaml.Node, path string, line int, v reflect.Value
 		}
 		v.Set(s)
 	case reflect.String:
-		switch s := strings.TrimSpace(scalarText(n)); {
+		switch s := strings.TrimSpace(Text(n)); {
 		case nonempty && (n.Kind != yaml.ScalarNode || s == ""):
 			d.fail(line, path, "want a non-empty text")
 		case n.Kind != yaml.ScalarNode:
@@ -272,12 +275,12 @@ func (d *yamlDecoder) value(n *yaml.Node, path string, line int, v reflect.Value
 		case nonempty:
 			v.SetString(s)
 		default:
-			v.SetString(scalarText(n))
+			v.SetString(Text(n))
 		}
 	case reflect.Bool:
-		b, err := strconv.ParseBool(scalarText(n))
+		b, err := strconv.ParseBool(Text(n))
 		switch {
-		case n.Kind != yaml.ScalarNode || isNull(n):
+		case n.Kind != yaml.ScalarNode || IsNull(n):
 			d.fail(line, path, "want true or false")
 		case err != nil:
 			d.fail(line, path, fmt.Sprintf("%q is not true or false", n.Value))
@@ -285,9 +288,9 @@ func (d *yamlDecoder) value(n *yaml.Node, path string, line int, v reflect.Value
 			v.SetBool(b)
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		x, err := strconv.ParseInt(scalarText(n), 10, v.Type().Bits())
+		x, err := strconv.ParseInt(Text(n), 10, v.Type().Bits())
 		switch {
-		case n.Kind != yaml.ScalarNode || isNull(n):
+		case n.Kind != yaml.ScalarNode || IsNull(n):
 			d.fail(line, path, "want an integer")
 		case err != nil:
 			d.fail(line, path, fmt.Sprintf("%q is not an integer", n.Value))
@@ -295,35 +298,35 @@ func (d *yamlDecoder) value(n *yaml.Node, path string, line int, v reflect.Value
 			v.SetInt(x)
 		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		x, err := strconv.ParseUint(scalarText(n), 10, v.Type().Bits())
+		x, err := strconv.ParseUint(Text(n), 10, v.Type().Bits())
 		if n.Kind != yaml.ScalarNode || err != nil {
 			d.fail(line, path, "want a whole number ≥ 0")
 			return
 		}
 		v.SetUint(x)
 	default:
-		panic(fmt.Sprintf("configs: DecodeYAML cannot decode into %s", v.Type()))
+		panic(fmt.Sprintf("yamldecode: cannot decode into %s", v.Type()))
 	}
 }
 
-// scalarText is a scalar's text, "" for anything else.
-func scalarText(n *yaml.Node) string {
-	if n.Kind != yaml.ScalarNode || isNull(n) {
+// Text is a scalar's text, "" for anything else.
+func Text(n *yaml.Node) string {
+	if n.Kind != yaml.ScalarNode || IsNull(n) {
 		return ""
 	}
 	return n.Value
 }
 
-// yamlField is a key of a struct.
-type yamlField struct {
+// field is a key of a struct.
+type field struct {
 	key      string
 	index    int
 	nonempty bool
 }
 
-// yamlFields lists t's keys in declaration order (the order messages list
+// fieldsOf lists t's keys in declaration order (the order messages list
 // them in), and the index of its ",line" field (-1: none).
-func yamlFields(t reflect.Type) (fields []yamlField, line int) {
+func fieldsOf(t reflect.Type) (fields []field, line int) {
 	line = -1
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -338,7 +341,7 @@ func yamlFields(t reflect.Type) (fields []yamlField, line int) {
 		if name == "" {
 			name = strings.ToLower(f.Name)
 		}
-		field := yamlField{key: name, index: i}
+		field := field{key: name, index: i}
 		isLine := false
 		for _, o := range strings.Split(opts, ",") {
 			switch o {
@@ -357,8 +360,8 @@ func yamlFields(t reflect.Type) (fields []yamlField, line int) {
 	return fields, line
 }
 
-func (d *yamlDecoder) structure(n *yaml.Node, path string, line int, v reflect.Value) {
-	fields, lineField := yamlFields(v.Type())
+func (d *Decoder) structure(n *yaml.Node, path string, line int, v reflect.Value) {
+	fields, lineField := fieldsOf(v.Type())
 	keys := make([]string, len(fields))
 	for i, f := range fields {
 		keys[i] = f.key
@@ -377,17 +380,17 @@ func (d *yamlDecoder) structure(n *yaml.Node, path string, line int, v reflect.V
 		k, val := n.Content[i], n.Content[i+1]
 		j := -1
 		for fi, f := range fields {
-			if f.key == k.Value || d.foldCase && strings.EqualFold(f.key, k.Value) {
+			if f.key == k.Value || d.FoldCase && strings.EqualFold(f.key, k.Value) {
 				j = fi
 				break
 			}
 		}
 		if k.Kind != yaml.ScalarNode || j < 0 {
-			d.fail(k.Line, joinPath(path, k.Value), "unknown key (want "+want+")")
+			d.fail(k.Line, JoinPath(path, k.Value), "unknown key (want "+want+")")
 			continue
 		}
 		f := fields[j]
-		key := joinPath(path, f.key)
+		key := JoinPath(path, f.key)
 		if seen[f.key] {
 			d.fail(k.Line, key, "given twice")
 			continue
@@ -395,15 +398,15 @@ func (d *yamlDecoder) structure(n *yaml.Node, path string, line int, v reflect.V
 		seen[f.key] = true
 		d.value(val, key, k.Line, v.Field(f.index), f.nonempty)
 	}
-	if c, ok := v.Addr().Interface().(yamlChecker); ok && len(d.errs) == before {
-		d.add(c.checkYAML(), path, line)
+	if c, ok := v.Addr().Interface().(Checker); ok && len(d.errs) == before {
+		d.add(c.CheckYAML(), path, line)
 	}
 }
 
-// yamlUnder puts err, relative to a value, under key: for a yamlValue or
-// yamlChecker that decodes a part of its node with decodeNode.
-func yamlUnder(key string, err error) error {
-	d := &yamlDecoder{}
+// Under puts err, relative to a value, under key: for a Value or
+// Checker that decodes a part of its node with DecodeNode.
+func Under(key string, err error) error {
+	d := &Decoder{}
 	d.add(err, key, 0)
 	return d.result("")
 }

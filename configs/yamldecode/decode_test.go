@@ -1,4 +1,4 @@
-package configs
+package yamldecode
 
 import (
 	"errors"
@@ -29,8 +29,8 @@ type testItem struct {
 	Note  string `yaml:"note"`
 }
 
-// checkYAML refuses stack 0, at the item.
-func (it *testItem) checkYAML() error {
+// CheckYAML refuses stack 0, at the item.
+func (it *testItem) CheckYAML() error {
 	if it.Stack == 0 {
 		return errors.New("stack: missing")
 	}
@@ -40,18 +40,18 @@ func (it *testItem) checkYAML() error {
 // testOdd is a scalar or a list, joined with ";".
 type testOdd string
 
-func (o *testOdd) decodeYAML(n *yaml.Node) error {
+func (o *testOdd) DecodeYAML(n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
 		*o = testOdd(n.Value)
 		return nil
 	}
 	var items []string
-	if err := decodeNode(n, &items); err != nil {
+	if err := DecodeNode(n, &items); err != nil {
 		return err
 	}
 	for i, it := range items {
 		if strings.Contains(it, ";") {
-			return yamlErrAt(n.Content[i], "", errors.New("want a plain value"))
+			return ErrAt(n.Content[i], "", errors.New("want a plain value"))
 		}
 	}
 	*o = testOdd(strings.Join(items, ";"))
@@ -61,7 +61,7 @@ func (o *testOdd) decodeYAML(n *yaml.Node) error {
 func TestDecodeYAML(t *testing.T) {
 	in := "name: ' a '\nseed: 7\ncount: -3\non: true\nwait: 2ms\nitems:\n  - {stack: 1}\n  - stack: 2\n    note: x\ntags: [p, q]\nraw: {any: [thing]}\nodd: [a, b]\n"
 	var got testDoc
-	if err := DecodeYAML([]byte(in), "t.yaml", &got); err != nil {
+	if err := Decode([]byte(in), "t.yaml", &got); err != nil {
 		t.Fatal(err)
 	}
 	want := testDoc{Name: "a", Seed: 7, Count: -3, On: true, Wait: 2 * time.Millisecond,
@@ -109,7 +109,7 @@ func TestDecodeYAMLErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var doc testDoc
-			err := DecodeYAML([]byte(tc.in), "t.yaml", &doc)
+			err := Decode([]byte(tc.in), "t.yaml", &doc)
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Errorf("error\n%v\nwant it to begin\n%s", err, tc.want)
 			}
@@ -123,23 +123,23 @@ func TestDecodeYAMLErrors(t *testing.T) {
 // Errors keep their chain: errors.As finds the place, errors.Is the reason.
 func TestDecodeYAMLErrorChain(t *testing.T) {
 	var doc testDoc
-	err := DecodeYAML([]byte("items:\n  - {stack: 1}\n  - {note: x}\n"), "t.yaml", &doc)
-	var ye *YAMLError
+	err := Decode([]byte("items:\n  - {stack: 1}\n  - {note: x}\n"), "t.yaml", &doc)
+	var ye *Error
 	if !errors.As(err, &ye) || ye.File != "t.yaml" || ye.Line != 3 || ye.Path != "items[1]" {
 		t.Errorf("%v: %+v", err, ye)
 	}
-	if err := DecodeYAML(nil, "t.yaml", &doc); !errors.Is(err, ErrEmptyYAML) {
+	if err := Decode(nil, "t.yaml", &doc); !errors.Is(err, ErrEmpty) {
 		t.Errorf("empty: %v", err)
 	}
 }
 
 func TestDecodeYAMLFoldCase(t *testing.T) {
 	var doc testDoc
-	d := yamlDecoder{foldCase: true}
-	if err := d.decode([]byte("SEED: 3\n"), "t.yaml", &doc); err != nil || doc.Seed != 3 {
+	d := Decoder{FoldCase: true}
+	if err := d.Decode([]byte("SEED: 3\n"), "t.yaml", &doc); err != nil || doc.Seed != 3 {
 		t.Errorf("%v, seed %d", err, doc.Seed)
 	}
-	if err := d.decode([]byte("Seed: 3\nseed: 4\n"), "t.yaml", &doc); err == nil || err.Error() != "t.yaml:2: seed: given twice" {
+	if err := d.Decode([]byte("Seed: 3\nseed: 4\n"), "t.yaml", &doc); err == nil || err.Error() != "t.yaml:2: seed: given twice" {
 		t.Errorf("%v", err)
 	}
 }
@@ -150,7 +150,7 @@ func TestDecodeMapping(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	err := decodeMapping(n.Content[0], func(k string, v *yaml.Node) error {
+	err := EachKey(n.Content[0], func(k string, v *yaml.Node) error {
 		got = append(got, k+"="+v.Value)
 		if v.Value == "x" {
 			return errors.New("not x")
@@ -163,7 +163,7 @@ func TestDecodeMapping(t *testing.T) {
 	var doc struct {
 		M testMap `yaml:"m"`
 	}
-	err = DecodeYAML([]byte("m:\n  a: 1\n  b: 2\n  a: 3\n  c: x\n"), "t.yaml", &doc)
+	err = Decode([]byte("m:\n  a: 1\n  b: 2\n  a: 3\n  c: x\n"), "t.yaml", &doc)
 	if want := "t.yaml:4: m.a: given twice\nt.yaml:5: m.c: not x"; err == nil || err.Error() != want {
 		t.Errorf("error\n%v\nwant\n%s", err, want)
 	}
@@ -172,8 +172,8 @@ func TestDecodeMapping(t *testing.T) {
 // testMap reads any keys whose values are not x.
 type testMap struct{}
 
-func (*testMap) decodeYAML(n *yaml.Node) error {
-	return decodeMapping(n, func(_ string, v *yaml.Node) error {
+func (*testMap) DecodeYAML(n *yaml.Node) error {
+	return EachKey(n, func(_ string, v *yaml.Node) error {
 		if v.Value == "x" {
 			return errors.New("not x")
 		}

@@ -1,15 +1,15 @@
-package configs_test
+package yamldecode_test
 
 import (
 	"fmt"
 
-	"github.com/calcsol/calcsol/configs"
+	"github.com/calcsol/calcsol/configs/yamldecode"
 )
 
 // A document decodes into a typed struct; what the struct does not name,
 // what is given twice and what does not convert are refused with the file,
 // the line and the key path.
-func ExampleDecodeYAML() {
+func ExampleDecode() {
 	type rules struct {
 		Line   int  `yaml:",line"`
 		Stacks int  `yaml:"stacks"`
@@ -19,9 +19,9 @@ func ExampleDecodeYAML() {
 		Seed  uint64  `yaml:"seed"`
 		Rules []rules `yaml:"rules"`
 	}
-	err := configs.DecodeYAML([]byte("seed: 7\nrules:\n  - {stacks: 4}\n  - {stacks: 3, preplaced: true}\n"), "t.yaml", &cfg)
+	err := yamldecode.Decode([]byte("seed: 7\nrules:\n  - {stacks: 4}\n  - {stacks: 3, preplaced: true}\n"), "t.yaml", &cfg)
 	fmt.Println(err, cfg.Seed, cfg.Rules)
-	err = configs.DecodeYAML([]byte("rules:\n  - stacks: 4\n    colour: red\n  - stacks: three\nseed: 1\nseed: 2\n"), "t.yaml", &cfg)
+	err = yamldecode.Decode([]byte("rules:\n  - stacks: 4\n    colour: red\n  - stacks: three\nseed: 1\nseed: 2\n"), "t.yaml", &cfg)
 	fmt.Println(err)
 	// Output:
 	// <nil> 7 [{3 4 false} {4 3 true}]
