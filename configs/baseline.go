@@ -6,6 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/calcsol/calcsol/configs/yamldecode"
 	"github.com/calcsol/calcsol/tournament"
 )
 
@@ -27,13 +28,11 @@ func FormatBaseline(b *tournament.Baseline) ([]byte, error) {
 }
 
 // ParseBaseline reads a baseline written by FormatBaseline; unknown keys are
-// refused, and errors name the file and the line.
+// refused, and errors name the file, the line and the key.
 func ParseBaseline(data []byte, file string) (*tournament.Baseline, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
 	var b tournament.Baseline
-	if err := dec.Decode(&b); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+	if err := yamldecode.Decode(data, file, &b); err != nil {
+		return nil, err
 	}
 	if b.Format != tournament.BaselineFormat {
 		return nil, fmt.Errorf("%s: format %q, want %q: not a calcsol baseline", file, b.Format, tournament.BaselineFormat)

@@ -14,5 +14,5 @@ ranks:
 `), "mine.yaml")
 	fmt.Println(err)
 	// Output:
-	// mine.yaml:3: rank A: operation "V4": 'V' is not T, N, F, E or a stack of this table (ZXC)
+	// mine.yaml:3: ranks[0].ops: rank A: operation "V4": 'V' is not T, N, F, E or a stack of this table (ZXC)
 }

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/calcsol/calcsol/configs/yamldecode"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
 )
@@ -115,108 +117,131 @@ func parseFileTable(data []byte, file string) (*strategies.Table, error) {
 // Ranks are a list, not a map keyed by rank, because viper and YAML tooling
 // lower-case or retype keys (see docs/priority.md).
 func ParsePriority(data []byte, file string) (*strategies.Table, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+	f := priorityFile{Options: tableOptions(strategies.DefaultOptions())}
+	if err := yamldecode.Decode(data, file, &f); err != nil {
+		return nil, err
 	}
-	if len(doc.Content) == 0 {
-		return nil, fmt.Errorf("%s: empty file", file)
-	}
-	root := doc.Content[0]
-	errAt := func(n *yaml.Node, format string, args ...any) error {
-		return fmt.Errorf("%s:%d: %w", file, n.Line, fmt.Errorf(format, args...))
-	}
-	if root.Kind != yaml.MappingNode {
-		return nil, errAt(root, "want a mapping with name, stacks, options and ranks")
-	}
-	t := &strategies.Table{Options: strategies.DefaultOptions()}
-	var ranksNode *yaml.Node
-	seenKey := map[string]bool{}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
-		if seenKey[k.Value] {
-			return nil, errAt(k, "key %q given twice", k.Value)
-		}
-		seenKey[k.Value] = true
-		switch k.Value {
-		case "name":
-			t.Name = v.Value
-		case "source":
-			t.Source = v.Value
-		case "stacks":
-			if v.Kind != yaml.ScalarNode || v.Value == "" {
-				return nil, errAt(v, "stacks: want the stack names in order, like ZXC")
-			}
-			t.Stacks = v.Value
-			r := solver.Rules{Stacks: len(t.Stacks), Names: t.Stacks}
-			if err := r.Validate(); err != nil {
-				return nil, errAt(v, "stacks %q: %w", t.Stacks, err)
-			}
-		case "options":
-			if v.Kind != yaml.MappingNode {
-				return nil, errAt(v, "options: want a mapping")
-			}
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				ok, ov := v.Content[j], v.Content[j+1]
-				if err := t.Options.SetOption(ok.Value, ov.Value); err != nil {
-					return nil, errAt(ok, "%w", err)
-				}
-			}
-		case "ranks":
-			ranksNode = v
-		default:
-			return nil, errAt(k, "unknown key %q (want name, source, stacks, options, ranks)", k.Value)
-		}
-	}
+	t := &strategies.Table{Name: f.Name, Source: f.Source, Stacks: string(f.Stacks), Options: strategies.Options(f.Options), Ops: f.ops}
 	if t.Name == "" {
 		t.Name = strings.TrimSuffix(path.Base(file), path.Ext(file))
 	}
-	if t.Stacks == "" {
-		return nil, errAt(root, "missing stacks (the stack names the table uses, like ZXC)")
+	return t, nil
+}
+
+// priorityFile is a priority table file as yamldecode.Decode reads it.
+type priorityFile struct {
+	Name    string       `yaml:"name"`
+	Source  string       `yaml:"source"`
+	Stacks  tableStacks  `yaml:"stacks"`
+	Options tableOptions `yaml:"options"`
+	Ranks   *rankList    `yaml:"ranks"`
+	ops     [solver.NumRanks + 1][]strategies.Op
+}
+
+// CheckYAML reads each rank's operations, which need the stacks.
+func (f *priorityFile) CheckYAML() error {
+	if f.Stacks == "" {
+		return yamldecode.ErrAt(nil, "stacks", errors.New("missing (the stack names the table uses, like ZXC)"))
 	}
-	if ranksNode == nil || ranksNode.Kind != yaml.SequenceNode {
-		return nil, errAt(root, "missing ranks: a list of {rank: A, ops: \"T1 ...\"}")
+	if f.Ranks == nil {
+		return yamldecode.ErrAt(nil, "ranks", errors.New(`missing: a list of {rank: A, ops: "T1 ..."}`))
 	}
-	for _, e := range ranksNode.Content {
-		if e.Kind != yaml.MappingNode {
-			return nil, errAt(e, "rank entry: want {rank: R, ops: \"...\"}")
-		}
-		var rankNode, opsNode *yaml.Node
-		for j := 0; j+1 < len(e.Content); j += 2 {
-			switch e.Content[j].Value {
-			case "rank":
-				rankNode = e.Content[j+1]
-			case "ops":
-				opsNode = e.Content[j+1]
-			default:
-				return nil, errAt(e.Content[j], "rank entry: unknown key %q (want rank, ops)", e.Content[j].Value)
+	for i, e := range f.Ranks.entries {
+		var text string
+		err := yamldecode.DecodeNode(e.Ops, &text)
+		if err == nil {
+			f.ops[e.Rank], err = strategies.ParseOps(text, string(f.Stacks))
+			if err != nil {
+				err = yamldecode.ErrAt(e.Ops, "", fmt.Errorf("rank %s: %w", solver.Rank(e.Rank), err))
 			}
 		}
-		if rankNode == nil || opsNode == nil {
-			return nil, errAt(e, "rank entry: want both rank and ops")
-		}
-		if len(rankNode.Value) != 1 {
-			return nil, errAt(rankNode, "rank %q: want one of A23456789 0/T JQK", rankNode.Value)
-		}
-		r, err := solver.ParseRank(rankNode.Value[0])
 		if err != nil {
-			return nil, errAt(rankNode, "%w", err)
+			return yamldecode.Under(fmt.Sprintf("ranks[%d].ops", i), err)
 		}
-		if t.Ops[r] != nil {
-			return nil, errAt(rankNode, "rank %s given twice", r)
-		}
-		ops, err := strategies.ParseOps(opsNode.Value, t.Stacks)
-		if err != nil {
-			return nil, errAt(opsNode, "rank %s: %w", r, err)
-		}
-		t.Ops[r] = ops
 	}
 	for k := solver.Rank(1); k <= solver.NumRanks; k++ {
-		if t.Ops[k] == nil {
-			return nil, errAt(ranksNode, "rank %s is missing", k)
+		if f.ops[k] == nil {
+			return &yamldecode.Error{Line: f.Ranks.line, Path: "ranks", Err: fmt.Errorf("rank %s is missing", k)}
 		}
 	}
-	return t, nil
+	return nil
+}
+
+// tableStacks are the stack names of a table, in order ("ZXC").
+type tableStacks string
+
+func (s *tableStacks) DecodeYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode || yamldecode.Text(n) == "" {
+		return errors.New("want the stack names in order, like ZXC")
+	}
+	r := solver.Rules{Stacks: len(n.Value), Names: n.Value}
+	if err := r.Validate(); err != nil {
+		return fmt.Errorf("%q: %w", n.Value, err)
+	}
+	*s = tableStacks(n.Value)
+	return nil
+}
+
+// tableOptions are a table's options, each set by its name.
+type tableOptions strategies.Options
+
+func (o *tableOptions) DecodeYAML(n *yaml.Node) error {
+	return yamldecode.EachKey(n, func(name string, v *yaml.Node) error {
+		var s string
+		if err := yamldecode.DecodeNode(v, &s); err != nil {
+			return err
+		}
+		return (*strategies.Options)(o).SetOption(name, s)
+	})
+}
+
+// rankList is the ranks of a table, each once, with its operations as
+// written (they are read once the stacks are known, and then every rank
+// must have them).
+type rankList struct {
+	entries []rankEntry
+	line    int
+}
+
+type rankEntry struct {
+	Line int        `yaml:",line"`
+	Rank rankValue  `yaml:"rank"`
+	Ops  *yaml.Node `yaml:"ops"`
+}
+
+func (e *rankEntry) CheckYAML() error {
+	if e.Rank == 0 || e.Ops == nil {
+		return errors.New("want both rank and ops")
+	}
+	return nil
+}
+
+func (l *rankList) DecodeYAML(n *yaml.Node) error {
+	if err := yamldecode.DecodeNode(n, &l.entries); err != nil {
+		return err
+	}
+	seen := map[rankValue]bool{}
+	for i, e := range l.entries {
+		if seen[e.Rank] {
+			return &yamldecode.Error{Line: e.Line, Path: fmt.Sprintf("[%d].rank", i), Err: fmt.Errorf("rank %s given twice", solver.Rank(e.Rank))}
+		}
+		seen[e.Rank] = true
+	}
+	l.line = n.Line
+	return nil
+}
+
+// rankValue is a rank written as one character: A23456789 0/T JQK.
+type rankValue solver.Rank
+
+func (r *rankValue) DecodeYAML(n *yaml.Node) error {
+	s := yamldecode.Text(n)
+	if len(s) != 1 {
+		return fmt.Errorf("rank %q: want one of A23456789 0/T JQK", s)
+	}
+	x, err := solver.ParseRank(s[0])
+	*r = rankValue(x)
+	return err
 }
 
 // FormatPriority writes t in the format ParsePriority reads, comment first
@@ -347,10 +372,8 @@ func Presets() []strategies.Preset {
 		Measured string `yaml:"measured"`
 		Spec     string `yaml:"spec"`
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(presetsYAML))
-	dec.KnownFields(true)
-	if err := dec.Decode(&entries); err != nil {
-		panic(fmt.Sprintf("configs/presets.yaml: %v", err)) // shipped: a test reads it
+	if err := yamldecode.Decode(presetsYAML, "configs/presets.yaml", &entries); err != nil {
+		panic(err) // shipped: a test reads it
 	}
 	ps := make([]strategies.Preset, len(entries))
 	for i, e := range entries {

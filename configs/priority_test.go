@@ -221,17 +221,17 @@ func TestParsePriorityErrors(t *testing.T) {
 		old, new string
 		err      string
 	}{
-		{"unknown rank", "{rank: 9,", "{rank: 1,", fmt.Sprintf("f.yaml:%d: unknown rank '1'", rank9)},
-		{"unknown operation", "N4 N2 X4 T3", "N4 N2 P4 T3", fmt.Sprintf(`f.yaml:%d: rank 9: operation "P4": 'P' is not T, N, F, E or a stack of this table (ZXC)`, rank9)},
-		{"bad table", "N4 N2 X4 T3", "N4 N2 X5 T3", fmt.Sprintf(`f.yaml:%d: rank 9: operation "X5": table '5' is not 1..4`, rank9)},
-		{"stack the table does not have", "N4 N2 X4 T3", "N4 N2 V4 T3", fmt.Sprintf(`f.yaml:%d: rank 9: operation "V4": 'V' is not T, N, F, E or a stack`, rank9)},
-		{"duplicate operation", "N4 N2 X4 T3", "N4 N2 N4 T3", fmt.Sprintf("f.yaml:%d: rank 9: operation N4 appears twice", rank9)},
-		{"missing rank", "  - {rank: 9, ops: \"N4 N2 X4 T3 N3 T1 N1 T2 T4 Z2 Z1 Z3 Z4 X2 X1 X3 C4 C2 C1 C3\"}\n", "", fmt.Sprintf("f.yaml:%d: rank 9 is missing", lineOf("ranks:")+1)},
-		{"rank twice", "{rank: 9,", "{rank: 8,", fmt.Sprintf("f.yaml:%d: rank 8 given twice", rank9)},
-		{"unknown key", "name: nanzaki-shintani", "nme: x", fmt.Sprintf(`f.yaml:%d: unknown key "nme"`, lineOf("name: nanzaki"))},
-		{"bad option", "deadlock_check: partial", "deadlock_check: full", fmt.Sprintf(`f.yaml:%d: parameter deadlock_check: "full" is not one of partial, exact, none`, lineOf("deadlock_check: partial"))},
-		{"unknown option", "on_exhausted: lose", "on_exausted: lose", fmt.Sprintf(`f.yaml:%d: unknown parameter "on_exausted"`, lineOf("on_exhausted: lose"))},
-		{"stacks clash", "stacks: ZXC", "stacks: ZXA", fmt.Sprintf(`f.yaml:%d: stacks "ZXA"`, lineOf("stacks: ZXC"))},
+		{"unknown rank", "{rank: 9,", "{rank: 1,", fmt.Sprintf("f.yaml:%d: ranks[8].rank: unknown rank '1'", rank9)},
+		{"unknown operation", "N4 N2 X4 T3", "N4 N2 P4 T3", fmt.Sprintf(`f.yaml:%d: ranks[8].ops: rank 9: operation "P4": 'P' is not T, N, F, E or a stack of this table (ZXC)`, rank9)},
+		{"bad table", "N4 N2 X4 T3", "N4 N2 X5 T3", fmt.Sprintf(`f.yaml:%d: ranks[8].ops: rank 9: operation "X5": table '5' is not 1..4`, rank9)},
+		{"stack the table does not have", "N4 N2 X4 T3", "N4 N2 V4 T3", fmt.Sprintf(`f.yaml:%d: ranks[8].ops: rank 9: operation "V4": 'V' is not T, N, F, E or a stack`, rank9)},
+		{"duplicate operation", "N4 N2 X4 T3", "N4 N2 N4 T3", fmt.Sprintf("f.yaml:%d: ranks[8].ops: rank 9: operation N4 appears twice", rank9)},
+		{"missing rank", "  - {rank: 9, ops: \"N4 N2 X4 T3 N3 T1 N1 T2 T4 Z2 Z1 Z3 Z4 X2 X1 X3 C4 C2 C1 C3\"}\n", "", fmt.Sprintf("f.yaml:%d: ranks: rank 9 is missing", lineOf("ranks:")+1)},
+		{"rank twice", "{rank: 9,", "{rank: 8,", fmt.Sprintf("f.yaml:%d: ranks[8].rank: rank 8 given twice", rank9)},
+		{"unknown key", "name: nanzaki-shintani", "nme: x", fmt.Sprintf("f.yaml:%d: nme: unknown key (want name, source, stacks, options, ranks)", lineOf("name: nanzaki"))},
+		{"bad option", "deadlock_check: partial", "deadlock_check: full", fmt.Sprintf(`f.yaml:%d: options.deadlock_check: parameter deadlock_check: "full" is not one of partial, exact, none`, lineOf("deadlock_check: partial"))},
+		{"unknown option", "on_exhausted: lose", "on_exausted: lose", fmt.Sprintf(`f.yaml:%d: options.on_exausted: unknown parameter "on_exausted"`, lineOf("on_exhausted: lose"))},
+		{"stacks clash", "stacks: ZXC", "stacks: ZXA", fmt.Sprintf(`f.yaml:%d: stacks: "ZXA": `, lineOf("stacks: ZXC"))},
 		{"not yaml", "ranks:", "ranks: [", `f.yaml: yaml:`},
 	}
 	for _, tc := range tests {

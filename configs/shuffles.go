@@ -12,6 +12,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/calcsol/calcsol/configs/yamldecode"
 	"github.com/calcsol/calcsol/decks/shuffle"
 )
 
@@ -43,172 +44,215 @@ func LoadShuffleParams(path string) (shuffle.Params, error) {
 // ParseShuffleParams reads shuffle parameters from YAML; file names it in errors.
 func ParseShuffleParams(data []byte, file string) (shuffle.Params, error) {
 	p := shuffle.DefaultParams()
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return p, fmt.Errorf("%s: %w", file, err)
+	f := shuffleFile{
+		Cut:      cutFile{fraction(p.Cut.Centre), fraction(p.Cut.SD), rounding(p.Cut.Rounding)},
+		Hindu:    hinduFile{fraction(p.Hindu.Mean), fraction(p.Hindu.SD), rounding(p.Hindu.Rounding), p.Hindu.Min},
+		Riffle:   riffleFile(p.Riffle),
+		Faro:     faroFile(p.Faro),
+		Deal:     dealFile{p.Deal.Piles, pileOrder{p.Deal.Order, p.Deal.Custom}, face(p.Deal.FaceUp)},
+		Overhand: overhandFile{fraction(p.Overhand.P)},
 	}
-	if doc.Kind == 0 || len(doc.Content) == 0 {
+	for i := range len(shuffle.Letters) {
+		s, _ := p.Costs.Of(shuffle.Letters[i])
+		f.Costs.set(shuffle.Letters[i], s)
+	}
+	// Keys match case-insensitively ("costs: {o: 4}"); messages use the
+	// canonical spelling.
+	err := yamldecode.Decoder{FoldCase: true}.Decode(data, file, &f)
+	switch {
+	case errors.Is(err, yamldecode.ErrEmpty):
 		return p, nil // an empty file: all defaults
+	case err != nil:
+		return p, err
 	}
-	root := doc.Content[0]
-	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
-		return p, nil
-	}
-	d := shuffleDecoder{file: file}
-	d.mapping(root, "", []shuffleField{
-		{"cut", func(n *yaml.Node, at string) error {
-			d.mapping(n, at, []shuffleField{
-				{"centre", d.float(&p.Cut.Centre)},
-				{"sd", d.float(&p.Cut.SD)},
-				{"rounding", d.rounding(&p.Cut.Rounding)},
-			})
-			return p.Cut.Validate()
-		}},
-		{"hindu", func(n *yaml.Node, at string) error {
-			d.mapping(n, at, []shuffleField{
-				{"mean", d.float(&p.Hindu.Mean)},
-				{"sd", d.float(&p.Hindu.SD)},
-				{"rounding", d.rounding(&p.Hindu.Rounding)},
-				{"min", d.int(&p.Hindu.Min)},
-			})
-			return p.Hindu.Validate()
-		}},
-		{"riffle", func(n *yaml.Node, at string) error {
-			d.mapping(n, at, []shuffleField{
-				{"packets", d.int(&p.Riffle.Packets)},
-				{"drop", d.bool(&p.Riffle.Drop)},
-			})
-			return p.Riffle.Validate()
-		}},
-		{"faro", func(n *yaml.Node, at string) error {
-			d.mapping(n, at, []shuffleField{{"in", d.bool(&p.Faro.In)}})
-			return nil
-		}},
-		{"deal", func(n *yaml.Node, at string) error {
-			d.mapping(n, at, []shuffleField{
-				{"piles", d.int(&p.Deal.Piles)},
-				{"order", d.pileOrder(&p.Deal)},
-				{"face", d.face(&p.Deal.FaceUp)},
-			})
-			return p.Deal.Validate()
-		}},
-		{"overhand", func(n *yaml.Node, at string) error {
-			d.mapping(n, at, []shuffleField{{"p", d.float(&p.Overhand.P)}})
-			return p.Overhand.Validate()
-		}},
-		{"costs", func(n *yaml.Node, at string) error {
-			var fields []shuffleField
-			for i := range len(shuffle.Letters) {
-				l := shuffle.Letters[i]
-				fields = append(fields, shuffleField{string(l), func(v *yaml.Node, _ string) error {
-					var s int
-					if err := d.int(&s)(v, ""); err != nil {
-						return err
-					}
-					if s < 0 {
-						return fmt.Errorf("%d s is negative", s)
-					}
-					return p.Costs.Set(l, s)
-				}})
-			}
-			d.mapping(n, at, fields)
-			return nil
-		}},
-	})
-	if len(d.errs) > 0 {
-		return shuffle.DefaultParams(), errors.Join(d.errs...)
+	p.Cut, p.Hindu, p.Riffle, p.Faro = f.Cut.params(), f.Hindu.params(), shuffle.Riffle(f.Riffle), shuffle.Faro(f.Faro)
+	p.Deal, p.Overhand = f.Deal.params(), shuffle.Overhand{P: float64(f.Overhand.P)}
+	for i := range len(shuffle.Letters) {
+		if err := p.Costs.Set(shuffle.Letters[i], f.Costs.of(shuffle.Letters[i])); err != nil {
+			return shuffle.DefaultParams(), err
+		}
 	}
 	return p, nil
 }
 
-// shuffleField is one known key of a mapping and what to do with its value;
-// at is the dotted path of the key ("hindu.sd") for messages.
-type shuffleField struct {
-	key string
-	set func(v *yaml.Node, at string) error
+// shuffleFile is a shuffle parameter file as yamldecode.Decode reads it, filled
+// beforehand with the defaults, which keys left out keep. Each section's
+// CheckYAML is its Validate, run when its keys read well.
+type shuffleFile struct {
+	Cut      cutFile      `yaml:"cut"`
+	Hindu    hinduFile    `yaml:"hindu"`
+	Riffle   riffleFile   `yaml:"riffle"`
+	Faro     faroFile     `yaml:"faro"`
+	Deal     dealFile     `yaml:"deal"`
+	Overhand overhandFile `yaml:"overhand"`
+	Costs    costsFile    `yaml:"costs"`
 }
 
-// shuffleDecoder walks the YAML tree, collecting every error with its line.
-type shuffleDecoder struct {
-	file string
-	errs []error
+type cutFile struct {
+	Centre   fraction `yaml:"centre"`
+	SD       fraction `yaml:"sd"`
+	Rounding rounding `yaml:"rounding"`
 }
 
-func (d *shuffleDecoder) fail(n *yaml.Node, at string, err error) {
-	if at == "" {
-		d.errs = append(d.errs, fmt.Errorf("%s:%d: %w", d.file, n.Line, err))
-		return
+func (c cutFile) params() shuffle.Cut {
+	return shuffle.Cut{Centre: float64(c.Centre), SD: float64(c.SD), Rounding: shuffle.Rounding(c.Rounding)}
+}
+
+func (c *cutFile) CheckYAML() error { return c.params().Validate() }
+
+type hinduFile struct {
+	Mean     fraction `yaml:"mean"`
+	SD       fraction `yaml:"sd"`
+	Rounding rounding `yaml:"rounding"`
+	Min      int      `yaml:"min"`
+}
+
+func (h hinduFile) params() shuffle.Hindu {
+	return shuffle.Hindu{Mean: float64(h.Mean), SD: float64(h.SD), Rounding: shuffle.Rounding(h.Rounding), Min: h.Min}
+}
+
+func (h *hinduFile) CheckYAML() error { return h.params().Validate() }
+
+// riffleFile and faroFile are shuffle.Riffle and shuffle.Faro with tags.
+type riffleFile struct {
+	Packets int  `yaml:"packets"`
+	Drop    bool `yaml:"drop"`
+}
+
+func (r *riffleFile) CheckYAML() error { return shuffle.Riffle(*r).Validate() }
+
+type faroFile struct {
+	In bool `yaml:"in"`
+}
+
+type dealFile struct {
+	Piles int       `yaml:"piles"`
+	Order pileOrder `yaml:"order"`
+	Face  face      `yaml:"face"`
+}
+
+func (d dealFile) params() shuffle.Deal {
+	return shuffle.Deal{Piles: d.Piles, Order: d.Order.order, Custom: d.Order.custom, FaceUp: bool(d.Face)}
+}
+
+func (d *dealFile) CheckYAML() error { return d.params().Validate() }
+
+type overhandFile struct {
+	P fraction `yaml:"p"`
+}
+
+func (o *overhandFile) CheckYAML() error { return shuffle.Overhand{P: float64(o.P)}.Validate() }
+
+// costsFile holds the seconds of each shuffle letter.
+type costsFile struct {
+	C seconds `yaml:"C"`
+	H seconds `yaml:"H"`
+	R seconds `yaml:"R"`
+	F seconds `yaml:"F"`
+	D seconds `yaml:"D"`
+	O seconds `yaml:"O"`
+	U seconds `yaml:"U"`
+}
+
+func (c *costsFile) field(letter byte) *seconds {
+	return map[byte]*seconds{'C': &c.C, 'H': &c.H, 'R': &c.R, 'F': &c.F, 'D': &c.D, 'O': &c.O, 'U': &c.U}[letter]
+}
+
+func (c *costsFile) set(letter byte, s int) { *c.field(letter) = seconds(s) }
+func (c *costsFile) of(letter byte) int     { return int(*c.field(letter)) }
+
+// The values of a shuffle file that read in their own way.
+type (
+	fraction  float64
+	rounding  shuffle.Rounding
+	seconds   int
+	face      bool
+	pileOrder struct {
+		order  shuffle.PileOrder
+		custom []int
 	}
-	d.errs = append(d.errs, fmt.Errorf("%s:%d: %s: %w", d.file, n.Line, at, err))
+)
+
+// shuffleScalar is the text of scalar n; want says what else is wanted.
+func shuffleScalar(n *yaml.Node, want string) (string, error) {
+	if n.Kind != yaml.ScalarNode || yamldecode.IsNull(n) {
+		return "", errors.New("want " + want)
+	}
+	return n.Value, nil
 }
 
-// mapping decodes a mapping node whose keys must be among fields, each at
-// most once.
-func (d *shuffleDecoder) mapping(n *yaml.Node, at string, fields []shuffleField) {
-	if n.Kind != yaml.MappingNode {
-		d.fail(n, at, fmt.Errorf("want a mapping of %s", shuffleKeys(fields)))
-		return
+// DecodeYAML reads a number, also written as a fraction "a/b" (sd: 5/3).
+func (f *fraction) DecodeYAML(n *yaml.Node) error {
+	s, err := shuffleScalar(n, "a number")
+	if err != nil {
+		return err
 	}
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		// Keys match case-insensitively ("costs: {o: 4}"); messages use
-		// the canonical spelling.
-		j := slices.IndexFunc(fields, func(f shuffleField) bool { return strings.EqualFold(f.key, k.Value) })
-		name := k.Value
-		if j >= 0 {
-			name = fields[j].key
-		}
-		path := name
-		if at != "" {
-			path = at + "." + name
-		}
-		if k.Kind != yaml.ScalarNode || j < 0 {
-			d.fail(k, path, fmt.Errorf("unknown key (want %s)", shuffleKeys(fields)))
-			continue
-		}
-		if seen[name] {
-			d.fail(k, path, errors.New("given twice"))
-			continue
-		}
-		seen[name] = true
-		before := len(d.errs)
-		if err := fields[j].set(v, path); err != nil && len(d.errs) == before {
-			// A section's own check (Validate) only when its keys read well.
-			d.fail(k, path, err)
-		}
-	}
+	x, err := parseShuffleNumber(s)
+	*f = fraction(x)
+	return err
 }
 
-func shuffleKeys(fields []shuffleField) string {
-	var ks []string
-	for _, f := range fields {
-		ks = append(ks, f.key)
+func (r *rounding) DecodeYAML(n *yaml.Node) error {
+	s, err := shuffleScalar(n, "nearest, floor or ceil")
+	if err != nil {
+		return err
 	}
-	return strings.Join(ks, ", ")
+	x, err := shuffle.ParseRounding(s)
+	*r = rounding(x)
+	return err
 }
 
-func shuffleScalar(v *yaml.Node, want string) (string, error) {
-	if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
-		return "", fmt.Errorf("want %s", want)
+func (s *seconds) DecodeYAML(n *yaml.Node) error {
+	var x int
+	if err := yamldecode.DecodeNode(n, &x); err != nil {
+		return err
 	}
-	return v.Value, nil
+	if x < 0 {
+		return fmt.Errorf("%d s is negative", x)
+	}
+	*s = seconds(x)
+	return nil
 }
 
-// float reads a number, also written as a fraction "a/b" (sd: 5/3).
-func (d *shuffleDecoder) float(dst *float64) func(*yaml.Node, string) error {
-	return func(v *yaml.Node, _ string) error {
-		s, err := shuffleScalar(v, "a number")
-		if err != nil {
+// DecodeYAML reads down (each dealt card on top of its pile, the
+// docs/shuffles-models.md worked example) or up (each pile keeps the order
+// dealt).
+func (f *face) DecodeYAML(n *yaml.Node) error {
+	s, err := shuffleScalar(n, "down or up")
+	if err != nil {
+		return err
+	}
+	switch s {
+	case "down":
+		*f = false
+	case "up":
+		*f = true
+	default:
+		return fmt.Errorf("unknown face %q (want down or up)", s)
+	}
+	return nil
+}
+
+// DecodeYAML reads odd-even, natural, or a list of pile numbers (top first).
+func (o *pileOrder) DecodeYAML(n *yaml.Node) error {
+	if n.Kind == yaml.SequenceNode {
+		var order []int
+		if err := yamldecode.DecodeNode(n, &order); err != nil {
 			return err
 		}
-		x, err := parseShuffleNumber(s)
-		if err != nil {
-			return err
-		}
-		*dst = x
+		*o = pileOrder{shuffle.PilesCustom, order}
 		return nil
 	}
+	s, err := shuffleScalar(n, "odd-even, natural or a list of piles")
+	if err != nil {
+		return err
+	}
+	x, err := shuffle.ParsePileOrder(s)
+	if err != nil || x == shuffle.PilesCustom {
+		return fmt.Errorf("unknown pile order %q (want odd-even, natural or a list of piles such as [2, 1, 3])", s)
+	}
+	*o = pileOrder{x, nil}
+	return nil
 }
 
 func parseShuffleNumber(s string) (float64, error) {
@@ -226,65 +270,6 @@ func parseShuffleNumber(s string) (float64, error) {
 		return 0, fmt.Errorf("%q is not a finite number or fraction", s)
 	}
 	return a, nil
-}
-
-func (d *shuffleDecoder) int(dst *int) func(*yaml.Node, string) error {
-	return func(v *yaml.Node, _ string) error {
-		s, err := shuffleScalar(v, "an integer")
-		if err != nil {
-			return err
-		}
-		x, err := strconv.Atoi(s)
-		if err != nil {
-			return fmt.Errorf("%q is not an integer", s)
-		}
-		*dst = x
-		return nil
-	}
-}
-
-func (d *shuffleDecoder) bool(dst *bool) func(*yaml.Node, string) error {
-	return func(v *yaml.Node, _ string) error {
-		if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-			return fmt.Errorf("%q is not true or false", v.Value)
-		}
-		return v.Decode(dst)
-	}
-}
-
-func (d *shuffleDecoder) rounding(dst *shuffle.Rounding) func(*yaml.Node, string) error {
-	return func(v *yaml.Node, _ string) error {
-		s, err := shuffleScalar(v, "nearest, floor or ceil")
-		if err != nil {
-			return err
-		}
-		r, err := shuffle.ParseRounding(s)
-		if err != nil {
-			return err
-		}
-		*dst = r
-		return nil
-	}
-}
-
-// face reads down (each dealt card on top of its pile, the docs/shuffles-models.md worked
-// example) or up (each pile keeps the order dealt).
-func (d *shuffleDecoder) face(dst *bool) func(*yaml.Node, string) error {
-	return func(v *yaml.Node, _ string) error {
-		s, err := shuffleScalar(v, "down or up")
-		if err != nil {
-			return err
-		}
-		switch s {
-		case "down":
-			*dst = false
-		case "up":
-			*dst = true
-		default:
-			return fmt.Errorf("unknown face %q (want down or up)", s)
-		}
-		return nil
-	}
 }
 
 // FormatShuffleParams writes p as YAML in the format ParseShuffleParams reads
@@ -318,32 +303,4 @@ func FormatShuffleParams(p shuffle.Params) []byte {
 		fmt.Fprintf(&b, "  %c: %d\n", shuffle.Letters[i], v)
 	}
 	return []byte(b.String())
-}
-
-// pileOrder reads odd-even, natural, or a list of pile numbers (top first).
-func (d *shuffleDecoder) pileOrder(dst *shuffle.Deal) func(*yaml.Node, string) error {
-	return func(v *yaml.Node, at string) error {
-		if v.Kind == yaml.SequenceNode {
-			var order []int
-			for _, e := range v.Content {
-				var x int
-				if err := d.int(&x)(e, ""); err != nil {
-					return fmt.Errorf("pile list: %w", err)
-				}
-				order = append(order, x)
-			}
-			dst.Order, dst.Custom = shuffle.PilesCustom, order
-			return nil
-		}
-		s, err := shuffleScalar(v, "odd-even, natural or a list of piles")
-		if err != nil {
-			return err
-		}
-		o, err := shuffle.ParsePileOrder(s)
-		if err != nil || o == shuffle.PilesCustom {
-			return fmt.Errorf("unknown pile order %q (want odd-even, natural or a list of piles such as [2, 1, 3])", s)
-		}
-		dst.Order, dst.Custom = o, nil
-		return nil
-	}
 }

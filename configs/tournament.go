@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/calcsol/calcsol/clairvoyant"
+	"github.com/calcsol/calcsol/configs/yamldecode"
 	"github.com/calcsol/calcsol/decks/corpora"
 	"github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/solver"
@@ -118,155 +120,314 @@ type RulesEntry struct {
 // ParseTournament reads a tournament config; errors say the file, the line,
 // the key and the reason ("t.yaml:7: strategies[1].kind: missing").
 func ParseTournament(data []byte, file string) (*TournamentConfig, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	if len(doc.Content) == 0 {
-		return nil, fmt.Errorf("%s: empty file", file)
-	}
-	p := &tparser{file: file}
-	cfg := &TournamentConfig{File: file}
-	root := doc.Content[0]
-	err := p.mapping(root, "", map[string]func(k string, v *yaml.Node) error{
-		"seed": p.seed(&cfg.Seed),
-		"strategies": func(k string, v *yaml.Node) error {
-			return p.list(v, k, func(key string, e *yaml.Node) error {
-				s := StrategyEntry{Line: e.Line}
-				var specNode, paramsNode, baseNode, wrappersNode *yaml.Node
-				node := func(dst **yaml.Node) func(string, *yaml.Node) error {
-					return func(k string, v *yaml.Node) error {
-						if *dst != nil { // strategy: and kind: (its older name) both
-							return p.errAt(v, k, "give the strategy once (kind: is the older name of strategy:)")
-						}
-						*dst = v
-						return nil
-					}
-				}
-				err := p.mapping(e, key, map[string]func(string, *yaml.Node) error{
-					"name": p.str(&s.Name), "corpora": p.strs(&s.Corpora),
-					"strategy": node(&specNode), "kind": node(&specNode),
-					"params": node(&paramsNode), "base": node(&baseNode), "wrappers": node(&wrappersNode),
-					"batch": func(k string, v *yaml.Node) error {
-						n, err := strconv.Atoi(v.Value)
-						if v.Kind != yaml.ScalarNode || err != nil || n < 1 || n > 1<<16 {
-							return p.errAt(v, k, "want a whole number from 1 to 65536")
-						}
-						s.Batch = n
-						return nil
-					},
-				}, nil)
-				if err == nil {
-					err = p.need(e, key, "name", s.Name)
-				}
-				if err == nil {
-					s.Layers, err = p.layers(e, key, specNode, paramsNode, baseNode, wrappersNode)
-				}
-				cfg.Strategies = append(cfg.Strategies, s)
-				return err
-			})
-		},
-		"corpora": func(k string, v *yaml.Node) error {
-			return p.list(v, k, func(key string, e *yaml.Node) error {
-				c := CorpusEntry{Line: e.Line}
-				if e.Kind == yaml.ScalarNode { // "- uniform-1000": a shipped corpus
-					c.Name, c.Shipped = e.Value, e.Value
-					cfg.Corpora = append(cfg.Corpora, c)
-					return p.need(e, key, "name", c.Name)
-				}
-				err := p.mapping(e, key, map[string]func(string, *yaml.Node) error{
-					"name": p.str(&c.Name), "shipped": p.str(&c.Shipped), "file": p.str(&c.File), "generator": p.str(&c.Generator),
-					"seed": p.seed(&c.Seed), "bounds": p.strs(&c.Bounds),
-					"count": func(k string, v *yaml.Node) error {
-						n, err := strconv.Atoi(v.Value)
-						if v.Kind != yaml.ScalarNode || err != nil || n < 1 || n > 100_000_000 {
-							return p.errAt(v, k, "want a number of decks from 1 to 100000000")
-						}
-						c.Count = n
-						return nil
-					},
-				}, nil)
-				if err != nil {
-					return err
-				}
-				if err := p.need(e, key, "name", c.Name); err != nil {
-					return err
-				}
-				given := 0
-				for _, s := range []string{c.Shipped, c.File, c.Generator} {
-					if s != "" {
-						given++
-					}
-				}
-				if given != 1 {
-					return p.errAt(e, key, "give exactly one of shipped, file and generator")
-				}
-				if c.Generator != "" && c.Count == 0 {
-					return p.errAt(e, key, "a generator needs count (the number of decks)")
-				}
-				if c.Generator == "" && (c.Count != 0 || c.Seed != 0) {
-					return p.errAt(e, key, "seed and count go with a generator only")
-				}
-				cfg.Corpora = append(cfg.Corpora, c)
-				return nil
-			})
-		},
-		"rules": func(k string, v *yaml.Node) error {
-			return p.list(v, k, func(key string, e *yaml.Node) error {
-				r := RulesEntry{Line: e.Line}
-				dur := func(d *time.Duration) func(string, *yaml.Node) error {
-					return func(k string, v *yaml.Node) error {
-						x, err := time.ParseDuration(v.Value)
-						if v.Kind != yaml.ScalarNode || err != nil || x <= 0 {
-							return p.errAt(v, k, "want a positive duration like 2ms or 1s")
-						}
-						*d = x
-						return nil
-					}
-				}
-				err := p.mapping(e, key, map[string]func(string, *yaml.Node) error{
-					"stacks": func(k string, v *yaml.Node) error {
-						n, err := strconv.Atoi(v.Value)
-						if v.Kind != yaml.ScalarNode || err != nil || n < 1 || n > solver.MaxStacks {
-							return p.errAt(v, k, fmt.Sprintf("want a number of stacks from 1 to %d", solver.MaxStacks))
-						}
-						r.Stacks = n
-						return nil
-					},
-					"preplaced": func(k string, v *yaml.Node) error {
-						b, err := strconv.ParseBool(v.Value)
-						if v.Kind != yaml.ScalarNode || err != nil {
-							return p.errAt(v, k, "want true or false")
-						}
-						r.Preplaced = b
-						return nil
-					},
-					"move_budget": dur(&r.Move),
-					"game_budget": dur(&r.Game),
-				}, nil)
-				if err == nil && r.Stacks == 0 {
-					err = p.errAt(e, key, "stacks: missing")
-				}
-				cfg.Rules = append(cfg.Rules, r)
-				return err
-			})
-		},
-	}, nil)
-	if err != nil {
+	var f tournamentFile
+	if err := yamldecode.Decode(data, file, &f); err != nil {
 		return nil, err
 	}
-	for _, need := range []struct {
-		key string
-		n   int
-	}{{"strategies", len(cfg.Strategies)}, {"corpora", len(cfg.Corpora)}, {"rules", len(cfg.Rules)}} {
-		if need.n == 0 {
-			return nil, p.errAt(root, need.key, "missing or empty: a tournament needs at least one")
+	cfg := &TournamentConfig{File: file, Seed: f.Seed}
+	for i, s := range f.Strategies {
+		for j := range s.layers {
+			s.layers[j].Key = yamldecode.JoinPath(fmt.Sprintf("strategies[%d]", i), s.layers[j].Key)
 		}
+		cfg.Strategies = append(cfg.Strategies, StrategyEntry{Name: s.Name, Layers: s.layers, Batch: int(s.Batch), Corpora: s.Corpora, Line: s.Line})
+	}
+	for _, c := range f.Corpora {
+		cfg.Corpora = append(cfg.Corpora, c.CorpusEntry)
+	}
+	for _, r := range f.Rules {
+		cfg.Rules = append(cfg.Rules, RulesEntry{Stacks: int(r.Stacks), Preplaced: r.Preplaced, Move: time.Duration(r.Move), Game: time.Duration(r.Game), Line: r.Line})
 	}
 	if err := cfg.checkUnique(); err != nil {
 		return nil, err
 	}
 	return cfg, nil
+}
+
+// tournamentFile is a tournament config as yamldecode.Decode reads it. Keys are
+// declared in alphabetical order, the order messages list them in.
+type tournamentFile struct {
+	Corpora    []corpusNode   `yaml:"corpora"`
+	Rules      []rulesFile    `yaml:"rules"`
+	Seed       uint64         `yaml:"seed"`
+	Strategies []strategyFile `yaml:"strategies"`
+}
+
+func (f *tournamentFile) CheckYAML() error {
+	for _, need := range []struct {
+		key string
+		n   int
+	}{{"strategies", len(f.Strategies)}, {"corpora", len(f.Corpora)}, {"rules", len(f.Rules)}} {
+		if need.n == 0 {
+			return yamldecode.ErrAt(nil, need.key, errors.New("missing or empty: a tournament needs at least one"))
+		}
+	}
+	return nil
+}
+
+// strategyFile is a strategies entry; CheckYAML reads its layers.
+type strategyFile struct {
+	Line     int        `yaml:",line"`
+	Batch    batchSize  `yaml:"batch"`
+	Base     *yaml.Node `yaml:"base"`
+	Corpora  []string   `yaml:"corpora,nonempty"`
+	Kind     *yaml.Node `yaml:"kind"` // the older name of strategy
+	Name     string     `yaml:"name,nonempty"`
+	Params   *yaml.Node `yaml:"params"`
+	Strategy *yaml.Node `yaml:"strategy"`
+	Wrappers *yaml.Node `yaml:"wrappers"`
+	layers   []Layer    // keys relative to the entry
+}
+
+func (s *strategyFile) CheckYAML() error {
+	if s.Name == "" {
+		return yamldecode.ErrAt(nil, "name", errors.New("missing"))
+	}
+	spec := s.Strategy
+	if s.Kind != nil {
+		if spec != nil { // strategy: and kind: (its older name) both
+			later, key := s.Strategy, "strategy"
+			if s.Kind.Line > s.Strategy.Line || s.Kind.Line == s.Strategy.Line && s.Kind.Column > s.Strategy.Column {
+				later, key = s.Kind, "kind"
+			}
+			return yamldecode.ErrAt(later, key, errors.New("give the strategy once (kind: is the older name of strategy:)"))
+		}
+		spec = s.Kind
+	}
+	var err error
+	s.layers, err = strategyLayers(spec, s.Params, s.Base, s.Wrappers)
+	return err
+}
+
+// strategyLayers reads an entry's strategy: a tree (base: and wrappers:) or
+// a one-line spec (strategy:, or kind: as older configs say), with params:
+// (older configs) adding to the base's parameters.
+func strategyLayers(spec, params, base, wrappers *yaml.Node) ([]Layer, error) {
+	var layers []Layer
+	switch {
+	case spec != nil && base != nil:
+		return nil, yamldecode.ErrAt(base, "base", errors.New("give the strategy as a tree (base:, wrappers:) or as a spec (strategy:), not both"))
+	case spec != nil:
+		if spec.Kind != yaml.ScalarNode {
+			return nil, yamldecode.ErrAt(spec, "strategy", errors.New("want a spec like priority:deadlock_check=exact+endgame:k=4 (or write the strategy as a tree: base:, wrappers:)"))
+		}
+		parts, err := strategies.ParseSpec(spec.Value)
+		if err != nil {
+			return nil, yamldecode.ErrAt(spec, "strategy", err)
+		}
+		for _, part := range parts {
+			layers = append(layers, Layer{Part: part, Key: "strategy", Line: spec.Line})
+		}
+		if wrappers != nil {
+			return nil, yamldecode.ErrAt(wrappers, "wrappers", errors.New("wrappers go with base:; a spec names its wrappers after +"))
+		}
+	case base != nil:
+		var l treeLayer
+		if err := yamldecode.DecodeNode(base, &l); err != nil {
+			return nil, yamldecode.Under("base", err)
+		}
+		layers = append(layers, l.layer("base"))
+		if wrappers != nil {
+			var ws []treeLayer
+			if err := yamldecode.DecodeNode(wrappers, &ws); err != nil {
+				return nil, yamldecode.Under("wrappers", err)
+			}
+			for i, w := range ws {
+				layers = append(layers, w.layer(fmt.Sprintf("wrappers[%d]", i)))
+			}
+		}
+		if params != nil {
+			return nil, yamldecode.ErrAt(params, "params", errors.New("a tree gives each layer's parameters under its kind (base: {priority: {table: tuned-4}})"))
+		}
+	default:
+		return nil, errors.New("strategy: missing (a spec like priority+endgame:k=4, or a tree: base:, wrappers:)")
+	}
+	if params != nil {
+		given, err := paramValues(params)
+		if err != nil {
+			return nil, yamldecode.Under("params", err)
+		}
+		for k, v := range given {
+			if _, dup := layers[0].Params[k]; dup {
+				return nil, yamldecode.ErrAt(params, "params."+k, errors.New("also given in the spec"))
+			}
+			layers[0].Params[k] = v
+		}
+	}
+	return layers, nil
+}
+
+// treeLayer is one layer of a tree: a kind alone ("rescue") or a kind and
+// its parameters ({sample: {n: 256, tops: true}}).
+type treeLayer struct {
+	strategies.Part
+	keyed bool // written as a kind and its parameters
+	line  int
+}
+
+func (l *treeLayer) DecodeYAML(n *yaml.Node) error {
+	*l = treeLayer{Part: strategies.Part{Params: map[string]string{}}, line: n.Line}
+	switch {
+	case n.Kind == yaml.ScalarNode && strings.TrimSpace(n.Value) != "":
+		l.Kind = strings.TrimSpace(n.Value)
+	case n.Kind == yaml.MappingNode && len(n.Content) == 2:
+		l.Kind, l.keyed = n.Content[0].Value, true
+		if v := n.Content[1]; !yamldecode.IsNull(v) {
+			params, err := paramValues(v)
+			if err != nil {
+				return yamldecode.Under(l.Kind, err)
+			}
+			l.Params = params
+		}
+	default:
+		return errors.New("want a kind, or a kind and its parameters: {endgame: {k: 4}}")
+	}
+	if strings.ContainsAny(l.Kind, "+:,= ") {
+		return fmt.Errorf("%q is not a kind (a tree names one kind a layer; a one-line spec goes under strategy:)", l.Kind)
+	}
+	return nil
+}
+
+// layer is the layer l is, at key (relative to its entry).
+func (l treeLayer) layer(key string) Layer {
+	if l.keyed {
+		key += "." + l.Kind
+	}
+	return Layer{Part: l.Part, Key: key, Line: l.line}
+}
+
+// paramValues reads a mapping of parameters: plain values, or lists, which
+// a spec writes separated by strategies.ListSep.
+func paramValues(n *yaml.Node) (map[string]string, error) {
+	out := map[string]string{}
+	err := yamldecode.EachKey(n, func(name string, v *yaml.Node) error {
+		switch v.Kind {
+		case yaml.ScalarNode:
+			out[name] = v.Value
+		case yaml.SequenceNode:
+			var items []string
+			for _, it := range v.Content {
+				if it.Kind != yaml.ScalarNode || strings.Contains(it.Value, strategies.ListSep) {
+					return yamldecode.ErrAt(it, "", errors.New("want a list of plain values"))
+				}
+				items = append(items, it.Value)
+			}
+			out[name] = strings.Join(items, strategies.ListSep)
+		default:
+			return yamldecode.ErrAt(v, "", errors.New("want a plain value or a list"))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// corpusNode is a corpora entry: a shipped corpus's name ("- uniform-1000")
+// or a corpusFile.
+type corpusNode struct{ CorpusEntry }
+
+func (c *corpusNode) DecodeYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		c.CorpusEntry = CorpusEntry{Name: n.Value, Shipped: n.Value, Line: n.Line}
+		if n.Value == "" {
+			return yamldecode.ErrAt(nil, "name", errors.New("missing"))
+		}
+		return nil
+	}
+	var f corpusFile
+	if err := yamldecode.DecodeNode(n, &f); err != nil {
+		return err
+	}
+	c.CorpusEntry = CorpusEntry{Name: f.Name, Shipped: f.Shipped, File: f.File, Generator: f.Generator,
+		Seed: f.Seed, Count: int(f.Count), Bounds: f.Bounds, Line: f.Line}
+	return nil
+}
+
+// corpusFile is a corpora entry written as a mapping.
+type corpusFile struct {
+	Line      int       `yaml:",line"`
+	Bounds    []string  `yaml:"bounds,nonempty"`
+	Count     deckCount `yaml:"count"`
+	File      string    `yaml:"file,nonempty"`
+	Generator string    `yaml:"generator,nonempty"`
+	Name      string    `yaml:"name,nonempty"`
+	Seed      uint64    `yaml:"seed"`
+	Shipped   string    `yaml:"shipped,nonempty"`
+}
+
+func (c *corpusFile) CheckYAML() error {
+	if c.Name == "" {
+		return yamldecode.ErrAt(nil, "name", errors.New("missing"))
+	}
+	given := 0
+	for _, s := range []string{c.Shipped, c.File, c.Generator} {
+		if s != "" {
+			given++
+		}
+	}
+	switch {
+	case given != 1:
+		return errors.New("give exactly one of shipped, file and generator")
+	case c.Generator != "" && c.Count == 0:
+		return errors.New("a generator needs count (the number of decks)")
+	case c.Generator == "" && (c.Count != 0 || c.Seed != 0):
+		return errors.New("seed and count go with a generator only")
+	}
+	return nil
+}
+
+// rulesFile is a rules entry.
+type rulesFile struct {
+	Line      int              `yaml:",line"`
+	Game      positiveDuration `yaml:"game_budget"`
+	Move      positiveDuration `yaml:"move_budget"`
+	Preplaced bool             `yaml:"preplaced"`
+	Stacks    stackCount       `yaml:"stacks"`
+}
+
+func (r *rulesFile) CheckYAML() error {
+	if r.Stacks == 0 {
+		return errors.New("stacks: missing")
+	}
+	return nil
+}
+
+// The numbers of a config, each with its range.
+type (
+	batchSize        int
+	deckCount        int
+	stackCount       int
+	positiveDuration time.Duration
+)
+
+func (b *batchSize) DecodeYAML(n *yaml.Node) error {
+	return wholeNumber(n, (*int)(b), 1, 1<<16, "want a whole number from 1 to 65536")
+}
+
+func (c *deckCount) DecodeYAML(n *yaml.Node) error {
+	return wholeNumber(n, (*int)(c), 1, 100_000_000, "want a number of decks from 1 to 100000000")
+}
+
+func (s *stackCount) DecodeYAML(n *yaml.Node) error {
+	return wholeNumber(n, (*int)(s), 1, solver.MaxStacks, fmt.Sprintf("want a number of stacks from 1 to %d", solver.MaxStacks))
+}
+
+func (d *positiveDuration) DecodeYAML(n *yaml.Node) error {
+	x, err := time.ParseDuration(yamldecode.Text(n))
+	if err != nil || x <= 0 {
+		return errors.New("want a positive duration like 2ms or 1s")
+	}
+	*d = positiveDuration(x)
+	return nil
+}
+
+// wholeNumber reads a whole number from lo to hi into dst; reason says
+// what is wanted.
+func wholeNumber(n *yaml.Node, dst *int, lo, hi int, reason string) error {
+	x, err := strconv.Atoi(yamldecode.Text(n))
+	if err != nil || x < lo || x > hi {
+		return errors.New(reason)
+	}
+	*dst = x
+	return nil
 }
 
 func (c *TournamentConfig) checkUnique() error {
@@ -304,221 +465,6 @@ func (c *TournamentConfig) checkUnique() error {
 
 func (r RulesEntry) variant() tournament.Variant {
 	return tournament.Variant{Rules: solver.Rules{Stacks: r.Stacks, Preplaced: r.Preplaced}, Budget: solver.Budget{Move: r.Move, Game: r.Game}}
-}
-
-// tparser walks YAML nodes, naming the key of every error.
-type tparser struct{ file string }
-
-func (p *tparser) errAt(n *yaml.Node, key, reason string) error {
-	if key == "" {
-		return fmt.Errorf("%s:%d: %s", p.file, n.Line, reason)
-	}
-	return fmt.Errorf("%s:%d: %s: %s", p.file, n.Line, key, reason)
-}
-
-// mapping calls fields[k] for each key k of n (other keys are an error,
-// unless rest is given, which then takes them).
-func (p *tparser) mapping(n *yaml.Node, prefix string, fields map[string]func(string, *yaml.Node) error, rest func(string, *yaml.Node) error) error {
-	if n.Kind != yaml.MappingNode {
-		return p.errAt(n, prefix, "want a mapping")
-	}
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		key := k.Value
-		if prefix != "" {
-			key = prefix + "." + k.Value
-		}
-		if seen[k.Value] {
-			return p.errAt(k, key, "given twice")
-		}
-		seen[k.Value] = true
-		f, ok := fields[k.Value]
-		switch {
-		case ok:
-		case rest != nil:
-			f = rest
-		default:
-			names := make([]string, 0, len(fields))
-			for name := range fields {
-				names = append(names, name)
-			}
-			slices.Sort(names)
-			return p.errAt(k, key, "unknown key (want "+strings.Join(names, ", ")+")")
-		}
-		if err := f(key, v); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (p *tparser) list(n *yaml.Node, key string, each func(string, *yaml.Node) error) error {
-	if n.Kind != yaml.SequenceNode {
-		return p.errAt(n, key, "want a list")
-	}
-	for i, e := range n.Content {
-		if err := each(fmt.Sprintf("%s[%d]", key, i), e); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (p *tparser) str(dst *string) func(string, *yaml.Node) error {
-	return func(k string, v *yaml.Node) error {
-		if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
-			return p.errAt(v, k, "want a non-empty text")
-		}
-		*dst = strings.TrimSpace(v.Value)
-		return nil
-	}
-}
-
-// strs reads a list of texts.
-func (p *tparser) strs(dst *[]string) func(string, *yaml.Node) error {
-	return func(k string, v *yaml.Node) error {
-		return p.list(v, k, func(key string, e *yaml.Node) error {
-			var s string
-			if err := p.str(&s)(key, e); err != nil {
-				return err
-			}
-			*dst = append(*dst, s)
-			return nil
-		})
-	}
-}
-
-func (p *tparser) seed(dst *uint64) func(string, *yaml.Node) error {
-	return func(k string, v *yaml.Node) error {
-		n, err := strconv.ParseUint(v.Value, 10, 64)
-		if v.Kind != yaml.ScalarNode || err != nil {
-			return p.errAt(v, k, "want a whole number ≥ 0")
-		}
-		*dst = n
-		return nil
-	}
-}
-
-// layers reads an entry's strategy: a tree (base: and wrappers:) or a
-// one-line spec (strategy:, or kind: as older configs say), with params:
-// (older configs) adding to the base's parameters.
-func (p *tparser) layers(e *yaml.Node, key string, spec, params, base, wrappers *yaml.Node) ([]Layer, error) {
-	var layers []Layer
-	switch {
-	case spec != nil && base != nil:
-		return nil, p.errAt(base, key+".base", "give the strategy as a tree (base:, wrappers:) or as a spec (strategy:), not both")
-	case spec != nil:
-		k := key + ".strategy"
-		if spec.Kind != yaml.ScalarNode {
-			return nil, p.errAt(spec, k, "want a spec like priority:deadlock_check=exact+endgame:k=4 (or write the strategy as a tree: base:, wrappers:)")
-		}
-		parts, err := strategies.ParseSpec(spec.Value)
-		if err != nil {
-			return nil, p.errAt(spec, k, err.Error())
-		}
-		for _, part := range parts {
-			layers = append(layers, Layer{Part: part, Key: k, Line: spec.Line})
-		}
-		if wrappers != nil {
-			return nil, p.errAt(wrappers, key+".wrappers", "wrappers go with base:; a spec names its wrappers after +")
-		}
-	case base != nil:
-		l, err := p.layer(base, key+".base")
-		if err != nil {
-			return nil, err
-		}
-		layers = append(layers, l)
-		if wrappers != nil {
-			err := p.list(wrappers, key+".wrappers", func(k string, w *yaml.Node) error {
-				l, err := p.layer(w, k)
-				layers = append(layers, l)
-				return err
-			})
-			if err != nil {
-				return nil, err
-			}
-		}
-		if params != nil {
-			return nil, p.errAt(params, key+".params", "a tree gives each layer's parameters under its kind (base: {priority: {table: tuned-4}})")
-		}
-	default:
-		return nil, p.errAt(e, key, "strategy: missing (a spec like priority+endgame:k=4, or a tree: base:, wrappers:)")
-	}
-	if params != nil {
-		given, err := p.paramValues(params, key+".params")
-		if err != nil {
-			return nil, err
-		}
-		for k, v := range given {
-			if _, dup := layers[0].Params[k]; dup {
-				return nil, p.errAt(params, key+".params."+k, "also given in the spec")
-			}
-			layers[0].Params[k] = v
-		}
-	}
-	return layers, nil
-}
-
-// layer reads one layer of a tree: a kind alone ("rescue") or a kind and
-// its parameters ({sample: {n: 256, tops: true}}).
-func (p *tparser) layer(n *yaml.Node, key string) (Layer, error) {
-	l := Layer{Part: strategies.Part{Params: map[string]string{}}, Key: key, Line: n.Line}
-	switch {
-	case n.Kind == yaml.ScalarNode && strings.TrimSpace(n.Value) != "":
-		l.Kind = strings.TrimSpace(n.Value)
-	case n.Kind == yaml.MappingNode && len(n.Content) == 2:
-		l.Kind, l.Key = n.Content[0].Value, key+"."+n.Content[0].Value
-		if v := n.Content[1]; !(v.Kind == yaml.ScalarNode && v.Tag == "!!null") {
-			params, err := p.paramValues(v, l.Key)
-			if err != nil {
-				return l, err
-			}
-			l.Params = params
-		}
-	default:
-		return l, p.errAt(n, key, "want a kind, or a kind and its parameters: {endgame: {k: 4}}")
-	}
-	if strings.ContainsAny(l.Kind, "+:,= ") {
-		return l, p.errAt(n, key, fmt.Sprintf("%q is not a kind (a tree names one kind a layer; a one-line spec goes under strategy:)", l.Kind))
-	}
-	return l, nil
-}
-
-// paramValues reads a mapping of parameters: plain values, or lists, which
-// a spec writes separated by strategies.ListSep.
-func (p *tparser) paramValues(n *yaml.Node, key string) (map[string]string, error) {
-	out := map[string]string{}
-	err := p.mapping(n, key, nil, func(k string, v *yaml.Node) error {
-		name := k[len(key)+1:]
-		switch v.Kind {
-		case yaml.ScalarNode:
-			out[name] = v.Value
-		case yaml.SequenceNode:
-			var items []string
-			for _, it := range v.Content {
-				if it.Kind != yaml.ScalarNode || strings.Contains(it.Value, strategies.ListSep) {
-					return p.errAt(it, k, "want a list of plain values")
-				}
-				items = append(items, it.Value)
-			}
-			out[name] = strings.Join(items, strategies.ListSep)
-		default:
-			return p.errAt(v, k, "want a plain value or a list")
-		}
-		return nil
-	})
-	return out, err
-}
-
-// need checks that required fields, given as name, value pairs, are set.
-func (p *tparser) need(n *yaml.Node, key string, pairs ...string) error {
-	for i := 0; i+1 < len(pairs); i += 2 {
-		if pairs[i+1] == "" {
-			return p.errAt(n, key+"."+pairs[i], "missing")
-		}
-	}
-	return nil
 }
 
 // Format writes the config back in canonical form (what a report records as

@@ -5,13 +5,11 @@ package tune
 // checksums.
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
+	"github.com/calcsol/calcsol/configs/yamldecode"
 	deckcorpus "github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/solver"
 )
@@ -38,13 +36,12 @@ type CorpusSpec struct {
 	Doc     string `yaml:"doc"` // what the corpus is for
 }
 
-// ParseCorpusSpec reads a corpus spec from YAML; file names it in errors.
+// ParseCorpusSpec reads a corpus spec from YAML; file names it in errors
+// ("corpus spec x.yaml:4: colour: unknown key (want deck, ...)").
 func ParseCorpusSpec(data []byte, file string) (CorpusSpec, error) {
 	var s CorpusSpec
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&s); err != nil {
-		return s, fmt.Errorf("corpus spec %s: %w", file, err)
+	if err := yamldecode.Decode(data, file, &s); err != nil {
+		return s, fmt.Errorf("corpus spec %w", err)
 	}
 	if s.Deck == "" {
 		s.Deck = "standard52"
