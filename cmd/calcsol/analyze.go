@@ -11,10 +11,11 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-var analyzeCmd = &cobra.Command{
-	Use:   "analyze --deck DECK --after N",
-	Short: "Exact win probability of a position and of each move in it",
-	Long: `Play the first N moves of a deck with a strategy, then print the exact
+func newAnalyzeCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "analyze --deck DECK --after N",
+		Short: "Exact win probability of a position and of each move in it",
+		Long: `Play the first N moves of a deck with a strategy, then print the exact
 probability of winning from the position reached, with best play against
 every order of the cards still in the stock (which ranks are left is known,
 their order is not), and the same for each legal move there. A probability
@@ -22,21 +23,21 @@ is a count: the orders won out of all orders of the unseen ranks.
 
 The search is exhaustive (docs/strategies.md): it is meant for endgames.
 Positions with more than --max cards in the stock are refused.`,
-	Example: `  calcsol analyze --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --after 60 --stacks 4 --strategy deadlock-graph
+		Example: `  calcsol analyze --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --after 60 --stacks 4 --strategy deadlock-graph
   calcsol analyze --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --after 55 --stacks 4 --preplaced --json`,
-	Args: cobra.NoArgs,
-	RunE: runAnalyze,
+		Args: cobra.NoArgs,
+		RunE: runAnalyze,
+	}
+	cmd.Flags().String("deck", "", "the deck (required; - for standard input)")
+	cmd.Flags().Int("after", 0, "moves played by the strategy before the analysis")
+	cmd.Flags().Int("max", 12, "refuse positions with more cards than this in the stock (at most 20)")
+	cmd.Flags().Bool("json", false, "print the analysis as JSON")
+	addRulesFlags(cmd)
+	addStrategyFlags(cmd)
+	return cmd
 }
 
-func init() {
-	analyzeCmd.Flags().String("deck", "", "the deck (required; - for standard input)")
-	analyzeCmd.Flags().Int("after", 0, "moves played by the strategy before the analysis")
-	analyzeCmd.Flags().Int("max", 12, "refuse positions with more cards than this in the stock (at most 20)")
-	analyzeCmd.Flags().Bool("json", false, "print the analysis as JSON")
-	addRulesFlags(analyzeCmd)
-	addStrategyFlags(analyzeCmd)
-	rootCmd.AddCommand(analyzeCmd)
-}
+func init() { rootCmd.AddCommand(newAnalyzeCmd()) }
 
 // analyzeJSON is the --json output of calcsol analyze.
 type analyzeJSON struct {

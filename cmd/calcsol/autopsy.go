@@ -18,10 +18,11 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-var autopsyCmd = &cobra.Command{
-	Use:   "autopsy [--corpus NAME|FILE] [--strategy S] [--stacks N] [--preplaced]",
-	Short: "Where a strategy's lost games were lost: which of their positions could still be won with the order known",
-	Long: `Play every deck of a corpus with a strategy and, for each game it loses,
+func newAutopsyCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "autopsy [--corpus NAME|FILE] [--strategy S] [--stacks N] [--preplaced]",
+		Short: "Where a strategy's lost games were lost: which of their positions could still be won with the order known",
+		Long: `Play every deck of a corpus with a strategy and, for each game it loses,
 search the positions the game passed through where the stock holds each of
 the --at numbers of cards (a card drawn), with the order of the stock known
 (the clairvoyant solver, docs/clairvoyant.md; --nodes each). A position that
@@ -39,27 +40,27 @@ built-in name (` + strings.Join(corpora.Names(), ", ") + `).
 --sat D gives each position the search leaves unknown to a SAT solver, for
 up to D (the position's formula: docs/clairvoyant.md, "The deal as a
 formula"), so that far fewer positions stay unknown.`,
-	Example: `  calcsol corpus generate --deck standard52 --shuffle U --count 20 --seed 5 --out twenty.txt
+		Example: `  calcsol corpus generate --deck standard52 --shuffle U --count 20 --seed 5 --out twenty.txt
   calcsol autopsy --corpus twenty.txt --stacks 3 --preplaced --strategy priority:deadlock_check=exact+rescue --table tuned-3-preplaced --at 40,24,12 --nodes 20000
   calcsol autopsy --corpus twenty.txt --stacks 4 --table tuned-4 --option deadlock_check=exact --at 24,12 --nodes 20000 --json
   calcsol autopsy --corpus twenty.txt --stacks 3 --preplaced --strategy priority:deadlock_check=exact+rescue --table tuned-3-preplaced --at 12 --nodes 2000 --sat 1m`,
-	Args: cobra.NoArgs,
-	RunE: runAutopsy,
-}
-
-func init() {
-	f := autopsyCmd.Flags()
+		Args: cobra.NoArgs,
+		RunE: runAutopsy,
+	}
+	f := cmd.Flags()
 	f.String("corpus", "uniform-1000", "corpus file, or name of a built-in corpus")
 	f.IntSlice("at", []int{44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4}, "stock sizes of the positions searched")
 	f.Int64("nodes", 300_000, "search nodes allowed for each position (0: no limit)")
 	f.Int("workers", 2, "decks played in parallel")
 	f.Duration("timeout", 0, "stop after this long (0: no limit); the decks not done are left out")
 	f.Bool("json", false, "print the summary and every deck's probes as JSON")
-	addSATFlags(autopsyCmd, "position")
-	addRulesFlags(autopsyCmd)
-	addStrategyFlags(autopsyCmd)
-	rootCmd.AddCommand(autopsyCmd)
+	addSATFlags(cmd, "position")
+	addRulesFlags(cmd)
+	addStrategyFlags(cmd)
+	return cmd
 }
+
+func init() { rootCmd.AddCommand(newAutopsyCmd()) }
 
 // autopsyJSON is the --json output of calcsol autopsy.
 type autopsyJSON struct {

@@ -16,21 +16,28 @@ import (
 	"github.com/calcsol/calcsol/internal/textblock"
 )
 
-var corpusCmd = &cobra.Command{
-	Use:   "corpus",
-	Short: "Make, check and show deck corpora",
-	Long: `A corpus is a fixed list of decks made by a named generator with a seed
+func newCorpusCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "corpus",
+		Short: "Make, check and show deck corpora",
+		Long: `A corpus is a fixed list of decks made by a named generator with a seed
 (docs/corpora.md): one deck per line, '#' lines for the format,
 deck kind, generator, seed, count and a SHA-256 checksum of the deck lines.
 The same generator and seed give the same file, byte for byte, everywhere.
 
 Embedded corpora (usable by name): ` + fmt.Sprint(corpora.Names()),
+	}
+	cmd.AddCommand(newCorpusGenerateCmd(), newCorpusVerifyCmd(), newCorpusShowCmd())
+	return cmd
 }
 
-var corpusGenerateCmd = &cobra.Command{
-	Use:   "generate --shuffle SEQUENCE|--deal PARAMS --count N --seed S --out FILE",
-	Short: "Generate a corpus from a shuffle sequence or a deal generator",
-	Long: `Generate --count decks of kind --deck. Each deck starts fresh (standard52:
+func init() { rootCmd.AddCommand(newCorpusCmd()) }
+
+func newCorpusGenerateCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "generate --shuffle SEQUENCE|--deal PARAMS --count N --seed S --out FILE",
+		Short: "Generate a corpus from a shuffle sequence or a deal generator",
+		Long: `Generate --count decks of kind --deck. Each deck starts fresh (standard52:
 AS 2S … KS AH … KC) and is made by the generator; one random generator,
 seeded with --seed, is consumed in deck order, so deck j depends on the seed
 and on every deck before it.
@@ -44,45 +51,14 @@ Generators:
 
 The file is written to a temporary file and renamed (--out - writes to
 standard output).`,
-	Example: `  calcsol corpus generate --deck standard52 --shuffle U --count 30000 --seed 20021001 --out decks/corpora/uniform-30000.txt
+		Example: `  calcsol corpus generate --deck standard52 --shuffle U --count 30000 --seed 20021001 --out decks/corpora/uniform-30000.txt
   calcsol corpus generate --shuffle HDHRDHH --count 1000 --seed 7 --out hdh.txt
   calcsol corpus generate --deal players=4,adjust=50,target=pairs --count 1000 --seed 1 --out pairs50.txt
   calcsol corpus generate --deck tcg60 --shuffle C^30 --count 10 --seed 1 --out -`,
-	Args: cobra.NoArgs,
-	RunE: runCorpusGenerate,
-}
-
-var corpusVerifyCmd = &cobra.Command{
-	Use:   "verify FILE|NAME",
-	Short: "Check a corpus: format, count, checksum, and that its generator remakes it",
-	Long: `Read a corpus file (or an embedded corpus by name), refusing malformed input
-with the line and the reason (wrong card count, unknown or duplicate card,
-count or checksum mismatch, no deck at all). If the header names a generator
-and a seed, make the corpus again from them and compare byte for byte: the
-reader ignores comment lines, blank lines and CRLF endings, but verify wants
-the exact file calcsol writes, and names the first line that differs.
-
-Prints "ok: N decks, checksum …" and exits 0, or prints the reason and exits 2.
-A corpus made with --shuffle-config needs the same --shuffle-config here.`,
-	Example: `  calcsol corpus verify decks/corpora/uniform-30000.txt
-  calcsol corpus verify uniform-1000`,
-	Args: cobra.ExactArgs(1),
-	RunE: runCorpusVerify,
-}
-
-var corpusShowCmd = &cobra.Command{
-	Use:   "show FILE|NAME",
-	Short: "Print a corpus's header and its first decks",
-	Long: `Print the header of a corpus file (or of an embedded corpus, by name) and
-its first --head decks.`,
-	Example: `  calcsol corpus show uniform-30000
-  calcsol corpus show my.txt --head 20`,
-	Args: cobra.ExactArgs(1),
-	RunE: runCorpusShow,
-}
-
-func init() {
-	f := corpusGenerateCmd.Flags()
+		Args: cobra.NoArgs,
+		RunE: runCorpusGenerate,
+	}
+	f := cmd.Flags()
 	f.String("deck", "standard52", "deck kind: standard52, tcg60 or set64")
 	f.String("shuffle", "", "shuffle sequence generator, e.g. U or HDHRDHH")
 	f.String("deal", "", "deal generator spec, e.g. players=4,adjust=50,target=pairs")
@@ -91,10 +67,44 @@ func init() {
 	f.String("out", "", "output file (required; - for standard output)")
 	f.String("shuffle-config", "", "YAML file of shuffle model parameters (default: the built-in defaults)")
 	f.Bool("rank-only", false, "write standard52 decks as 52 rank characters (603K0443…), suits dropped")
-	corpusVerifyCmd.Flags().String("shuffle-config", "", "YAML file of shuffle model parameters the corpus was made with")
-	corpusShowCmd.Flags().Int("head", 5, "number of decks to print")
-	corpusCmd.AddCommand(corpusGenerateCmd, corpusVerifyCmd, corpusShowCmd)
-	rootCmd.AddCommand(corpusCmd)
+	return cmd
+}
+
+func newCorpusVerifyCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "verify FILE|NAME",
+		Short: "Check a corpus: format, count, checksum, and that its generator remakes it",
+		Long: `Read a corpus file (or an embedded corpus by name), refusing malformed input
+with the line and the reason (wrong card count, unknown or duplicate card,
+count or checksum mismatch, no deck at all). If the header names a generator
+and a seed, make the corpus again from them and compare byte for byte: the
+reader ignores comment lines, blank lines and CRLF endings, but verify wants
+the exact file calcsol writes, and names the first line that differs.
+
+Prints "ok: N decks, checksum …" and exits 0, or prints the reason and exits 2.
+A corpus made with --shuffle-config needs the same --shuffle-config here.`,
+		Example: `  calcsol corpus verify decks/corpora/uniform-30000.txt
+  calcsol corpus verify uniform-1000`,
+		Args: cobra.ExactArgs(1),
+		RunE: runCorpusVerify,
+	}
+	cmd.Flags().String("shuffle-config", "", "YAML file of shuffle model parameters the corpus was made with")
+	return cmd
+}
+
+func newCorpusShowCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "show FILE|NAME",
+		Short: "Print a corpus's header and its first decks",
+		Long: `Print the header of a corpus file (or of an embedded corpus, by name) and
+its first --head decks.`,
+		Example: `  calcsol corpus show uniform-30000
+  calcsol corpus show my.txt --head 20`,
+		Args: cobra.ExactArgs(1),
+		RunE: runCorpusShow,
+	}
+	cmd.Flags().Int("head", 5, "number of decks to print")
+	return cmd
 }
 
 func runCorpusGenerate(cmd *cobra.Command, _ []string) error {

@@ -10,10 +10,11 @@ import (
 	"github.com/calcsol/calcsol/internal/texttable"
 )
 
-var dealCmd = &cobra.Command{
-	Use:   "deal",
-	Short: "Deal generators: biased deals of a 52-card deck to 3..5 players",
-	Long: `Deal generators (Shimosawa & Arakawa): a uniformly shuffled 52-card deck is
+func newDealCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "deal",
+		Short: "Deal generators: biased deals of a 52-card deck to 3..5 players",
+		Long: `Deal generators (Shimosawa & Arakawa): a uniformly shuffled 52-card deck is
 dealt round-robin to 3..5 players, then adjusted by |adjust| exchanges of one
 card between two players (adjust -100..100: positive makes hands more biased
 toward the target, negative less, 0 leaves the deal as dealt). Targets: pairs
@@ -21,12 +22,18 @@ toward the target, negative less, 0 leaves the deal as dealt). Targets: pairs
 both (pairs+runs), or a priority like runs>pairs. docs/corpora.md defines an
 exchange exactly. "calcsol corpus generate --deal PARAMS" makes a corpus of such
 deals, gathered back into stocks.`,
+	}
+	cmd.AddCommand(newDealStatsCmd(), newDealShowCmd())
+	return cmd
 }
 
-var dealStatsCmd = &cobra.Command{
-	Use:   "stats",
-	Short: "Mean pairs, triples, quads and runs per hand for a range of adjust values",
-	Long: `Deal --deals uniformly shuffled decks (those of "shuffle U" with --seed),
+func init() { rootCmd.AddCommand(newDealCmd()) }
+
+func newDealStatsCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "stats",
+		Short: "Mean pairs, triples, quads and runs per hand for a range of adjust values",
+		Long: `Deal --deals uniformly shuffled decks (those of "shuffle U" with --seed),
 adjust each deal with every value from --from to --to by --step, and print
 per-hand means: pairs, triples, quads (ranks held 2, 3, 4 times), runs
 (same-suit runs of 3+ ranks), links and pair score (the runs and pairs
@@ -35,25 +42,12 @@ exchanges that swapped cards and that were proposed. --count says what an
 adjust value counts: proposals (default) or swaps (at most 10,000 proposals a
 deal). Every value is measured on the same deals; docs/corpora.md defines each
 measure.`,
-	Example: `  calcsol deal stats --players 4 --target pairs --from -100 --to 100 --step 20 --deals 2000 --seed 1
+		Example: `  calcsol deal stats --players 4 --target pairs --from -100 --to 100 --step 20 --deals 2000 --seed 1
   calcsol deal stats --target 'runs>pairs' --deals 500`,
-	Args: cobra.NoArgs,
-	RunE: runDealStats,
-}
-
-var dealShowCmd = &cobra.Command{
-	Use:   "show --deal PARAMS",
-	Short: "Show one deal's hands before and after the adjustment",
-	Long: `Deal one uniformly shuffled deck (the first deck of "shuffle U" with --seed)
-with the deal spec, and print every hand as dealt and as adjusted, with its
-measures, then the gathered stock (the deck "corpus generate --deal" writes).`,
-	Example: `  calcsol deal show --deal players=4,adjust=20,target=pairs --seed 1`,
-	Args:    cobra.NoArgs,
-	RunE:    runDealShow,
-}
-
-func init() {
-	f := dealStatsCmd.Flags()
+		Args: cobra.NoArgs,
+		RunE: runDealStats,
+	}
+	f := cmd.Flags()
 	f.Int("players", 4, "players, 3..5")
 	f.String("target", "pairs", "target: pairs, runs, suits, both, or a priority like runs>pairs")
 	f.Int("from", -100, "first adjust value")
@@ -62,10 +56,23 @@ func init() {
 	f.Int("deals", 1000, "number of deals")
 	f.Uint64("seed", 1, "seed of the shuffles")
 	f.String("count", "proposals", "what adjust counts: proposals or swaps")
-	dealShowCmd.Flags().String("deal", "players=4,adjust=20,target=pairs", "deal spec (players=…,adjust=…,target=…,gather=…,count=…)")
-	dealShowCmd.Flags().Uint64("seed", 1, "seed of the shuffle")
-	dealCmd.AddCommand(dealStatsCmd, dealShowCmd)
-	rootCmd.AddCommand(dealCmd)
+	return cmd
+}
+
+func newDealShowCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "show --deal PARAMS",
+		Short: "Show one deal's hands before and after the adjustment",
+		Long: `Deal one uniformly shuffled deck (the first deck of "shuffle U" with --seed)
+with the deal spec, and print every hand as dealt and as adjusted, with its
+measures, then the gathered stock (the deck "corpus generate --deal" writes).`,
+		Example: `  calcsol deal show --deal players=4,adjust=20,target=pairs --seed 1`,
+		Args:    cobra.NoArgs,
+		RunE:    runDealShow,
+	}
+	cmd.Flags().String("deal", "players=4,adjust=20,target=pairs", "deal spec (players=…,adjust=…,target=…,gather=…,count=…)")
+	cmd.Flags().Uint64("seed", 1, "seed of the shuffle")
+	return cmd
 }
 
 func runDealStats(cmd *cobra.Command, _ []string) error {

@@ -70,6 +70,9 @@ with 'calcsol eval compare' (McNemar's test). See docs/eval.md.`,
 	f.Bool("jsonl", false, "print one JSON record per deck (summary to standard error); plays one variant")
 	f.String("out", "", "write the JSONL records to this file instead (summary to standard output); plays one variant")
 	f.Bool("wide", false, "the literature's figure as a column and the whole bound table, at any width (the summary fits 100 columns, or $COLUMNS, otherwise)")
+	// The games/s column depends on the machine: the golden tests turn it off.
+	f.Bool("timing", true, "show the games/s column")
+	_ = f.MarkHidden("timing")
 	addRulesFlags(cmd)
 	addStrategyFlags(cmd)
 	cmd.AddCommand(newEvalCompareCmd())
@@ -77,10 +80,6 @@ with 'calcsol eval compare' (McNemar's test). See docs/eval.md.`,
 }
 
 func init() { rootCmd.AddCommand(newEvalCmd()) }
-
-// evalTiming shows the games/s column; the command's golden tests turn it
-// off, since it depends on the machine.
-var evalTiming = true
 
 func runEval(cmd *cobra.Command, _ []string) error {
 	f := cmd.Flags()
@@ -136,7 +135,8 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	}
 	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", corpusArg, cs.Len, workers)
 	wide, _ := f.GetBool("wide")
-	ropt := report.Options{Timing: evalTiming, Wide: wide, Width: terminalWidth()}
+	timing, _ := f.GetBool("timing")
+	ropt := report.Options{Timing: timing, Wide: wide, Width: terminalWidth()}
 	fmt.Fprint(summaryOut, report.Wrap("strategy "+report.StrategyLabels(rows), ropt.Width, 2))
 	if err := report.WriteEval(summaryOut, rows, ropt); err != nil {
 		return err

@@ -25,13 +25,14 @@ func golden(t *testing.T, name, got string) {
 	goldenfile.Check(t, filepath.Join(goldenDir, name), []byte(got))
 }
 
-// runEvalCmd runs a fresh calcsol eval in-process with the games/s column
-// masked, since it depends on the machine.
+// runEvalCmd runs a fresh calcsol eval in-process with the hidden --timing
+// flag off: the games/s column depends on the machine.
 func runEvalCmd(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	evalTiming = false
-	defer func() { evalTiming = true }()
 	cmd := newEvalCmd()
+	if err := cmd.Flags().Set("timing", "false"); err != nil {
+		t.Fatal(err)
+	}
 	var out, errb bytes.Buffer
 	cmd.SetOut(&out)
 	cmd.SetErr(&errb)

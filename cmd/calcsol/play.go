@@ -11,30 +11,31 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-var playCmd = &cobra.Command{
-	Use:   "play --deck DECK",
-	Short: "Play one deck and print the trace and the result",
-	Long: `Play one deck with a strategy and print its trace in the notation of Nanzaki & Shintani
+func newPlayCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "play --deck DECK",
+		Short: "Play one deck and print the trace and the result",
+		Long: `Play one deck with a strategy and print its trace in the notation of Nanzaki & Shintani
 (yx: drawn card y to table x; ySx: y onto stack S, meant for table x;
 Syx: top card y of stack S to table x) and how the game ended.
 
 The deck is 52 ranks top first (A 2 … 9 0 J Q K, T also read as ten), like
 603K0443…, or 52 two-character cards rank+suit separated by spaces (AS 0H KC …).
 --deck - reads it from standard input.`,
-	Example: `  calcsol play --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3
+		Example: `  calcsol play --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3
   calcsol play --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --stacks 4 --json
   calcsol play --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --option deadlock_check=exact`,
-	Args: cobra.NoArgs,
-	RunE: runPlay,
+		Args: cobra.NoArgs,
+		RunE: runPlay,
+	}
+	cmd.Flags().String("deck", "", "the deck to play (required; - for standard input)")
+	cmd.Flags().Bool("json", false, `print {"won":bool,"trace":[…],"placed":N,"reason":"…"}`)
+	addRulesFlags(cmd)
+	addStrategyFlags(cmd)
+	return cmd
 }
 
-func init() {
-	playCmd.Flags().String("deck", "", "the deck to play (required; - for standard input)")
-	playCmd.Flags().Bool("json", false, `print {"won":bool,"trace":[…],"placed":N,"reason":"…"}`)
-	addRulesFlags(playCmd)
-	addStrategyFlags(playCmd)
-	rootCmd.AddCommand(playCmd)
-}
+func init() { rootCmd.AddCommand(newPlayCmd()) }
 
 // playJSON is the --json output of calcsol play.
 type playJSON struct {

@@ -7,14 +7,21 @@ import (
 	"github.com/calcsol/calcsol/strategies"
 )
 
-func init() {
-	pluginCmd := &cobra.Command{
+func newPluginCmd() *cobra.Command {
+	cmd := &cobra.Command{
 		Use:   "plugin",
 		Short: "Strategy plugins: start a plugin project; serve a built-in strategy over the protocol",
 		Long: `A strategy plugin is a program that calcsol starts and asks for moves over
 its plugin protocol (docs/plugins.md); a tournament names one with kind plugin.`,
 	}
-	serveCmd := &cobra.Command{
+	cmd.AddCommand(newPluginServeCmd(), newPluginInitCmd())
+	return cmd
+}
+
+func init() { rootCmd.AddCommand(newPluginCmd()) }
+
+func newPluginServeCmd() *cobra.Command {
+	return &cobra.Command{
 		Use:   "serve STRATEGY [KEY=VALUE...]",
 		Short: "Serve a built-in strategy as a plugin (calcsol starts it; not for running by hand)",
 		Long: `Serve the strategy STRATEGY names (a registry spec, as --strategy takes it:
@@ -39,6 +46,4 @@ calcsol starts this command itself as a plugin; run by hand it says so and exits
 			return nil
 		},
 	}
-	pluginCmd.AddCommand(serveCmd, newPluginInitCmd())
-	rootCmd.AddCommand(pluginCmd)
 }

@@ -12,27 +12,28 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-var replayCmd = &cobra.Command{
-	Use:   "replay --deck DECK --trace TRACE",
-	Short: "Check a trace against a deck and show where it leads",
-	Long: `Replay a trace in Nanzaki & Shintani's notation (yx, ySx, yS, Syx; space separated)
+func newReplayCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "replay --deck DECK --trace TRACE",
+		Short: "Check a trace against a deck and show where it leads",
+		Long: `Replay a trace in Nanzaki & Shintani's notation (yx, ySx, yS, Syx; space separated)
 against a deck under the given rules. Every move must match the deck (the
 drawn card, the stack top) and be legal; the first that is not is reported
 with its number and the reason, and calcsol exits with status 2. Otherwise the
 position reached is printed. --trace - reads the trace from standard input, so
 that a trace from 'calcsol play --json' or a paper can be checked.`,
-	Example: `  calcsol replay --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --trace 'A1 33 44 7X3'
+		Example: `  calcsol replay --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --trace 'A1 33 44 7X3'
   calcsol replay --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --trace - < trace.txt`,
-	Args: cobra.NoArgs,
-	RunE: runReplay,
+		Args: cobra.NoArgs,
+		RunE: runReplay,
+	}
+	cmd.Flags().String("deck", "", "the deck (52 ranks like 603K0443… or 52 cards like AS 0H …; - for standard input, then --trace may not be -)")
+	cmd.Flags().String("trace", "", "the moves, space separated (required; - for standard input)")
+	addRulesFlags(cmd)
+	return cmd
 }
 
-func init() {
-	replayCmd.Flags().String("deck", "", "the deck (52 ranks like 603K0443… or 52 cards like AS 0H …; - for standard input, then --trace may not be -)")
-	replayCmd.Flags().String("trace", "", "the moves, space separated (required; - for standard input)")
-	addRulesFlags(replayCmd)
-	rootCmd.AddCommand(replayCmd)
-}
+func init() { rootCmd.AddCommand(newReplayCmd()) }
 
 func runReplay(cmd *cobra.Command, _ []string) error {
 	traceArg, _ := cmd.Flags().GetString("trace")

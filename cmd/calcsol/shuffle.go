@@ -14,10 +14,11 @@ import (
 	"github.com/calcsol/calcsol/internal/texttable"
 )
 
-var shuffleCmd = &cobra.Command{
-	Use:   "shuffle",
-	Short: "Apply, cost and analyse shuffle models (C H R F D O U)",
-	Long: `Shuffle models (docs/shuffles-models.md), written as sequences of letters,
+func newShuffleCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "shuffle",
+		Short: "Apply, cost and analyse shuffle models (C H R F D O U)",
+		Long: `Shuffle models (docs/shuffles-models.md), written as sequences of letters,
 each optionally raised to a count: "HDHRDHH", "D^1R^4", "C^30".
 
   C  cut at a normal position N(n/2, 5), swap the halves          (Nose & Fukagawa)
@@ -33,15 +34,16 @@ each optionally raised to a count: "HDHRDHH", "D^1R^4", "C^30".
 Every parameter can be changed in a YAML file given with --shuffle-config
 ("calcsol shuffle params" prints the defaults with their sources). See
 docs/shuffles-models.md.`,
-	Example: `  calcsol shuffle apply --seq HDHRDHH --n 52 --seed 1
+		Example: `  calcsol shuffle apply --seq HDHRDHH --n 52 --seed 1
   calcsol shuffle costs --limit 60 --methods HRD --one-deal
   calcsol shuffle costs --limit 60 --repeat`,
+	}
+	cmd.AddCommand(newShuffleApplyCmd(), newShuffleCostsCmd(), newShuffleParamsCmd(),
+		newShuffleAnalyzeCmd(), newShuffleEmaxCmd(), newShuffleExactCmd(), newShuffleSearchCmd())
+	return cmd
 }
 
-func init() {
-	rootCmd.AddCommand(shuffleCmd)
-	shuffleCmd.AddCommand(newShuffleApplyCmd(), newShuffleCostsCmd(), newShuffleParamsCmd())
-}
+func init() { rootCmd.AddCommand(newShuffleCmd()) }
 
 // loadShuffleParams reads --shuffle-config (empty: the built-in defaults).
 func loadShuffleParams(cmd *cobra.Command) (shuffle.Params, error) {

@@ -15,10 +15,6 @@ import (
 	"github.com/calcsol/calcsol/internal/progress"
 )
 
-func init() {
-	shuffleCmd.AddCommand(newShuffleAnalyzeCmd(), newShuffleEmaxCmd(), newShuffleExactCmd(), newShuffleSearchCmd())
-}
-
 // emaxHelp documents the --emax flag shared by analyze, exact and search.
 const emaxHelp = `e_max for the blue/white/red cells and C: a number (e.g. 5.86e-4),
 "approx" (default: the 95 % quantile of max|e| for a uniform shuffle of n
