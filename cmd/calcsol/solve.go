@@ -42,7 +42,7 @@ the bound on every strategy's success rate, [winnable/n, (winnable+unknown)/n]
 widened by the Wilson interval at each end. --out writes the per-deck
 verdicts as JSON (corpus checksum, rules, per deck true/false/null);
 --resume FILE reads such a file and searches only the decks it left unknown
-(with a larger --nodes, say). Stopped by --timeout, or by Ctrl-C or SIGTERM
+(with a larger --nodes, say). Stopped by --timeout, or by Ctrl-C, SIGTERM or SIGHUP
 (exit 1), a run with --out still writes what it settled, the rest unknown,
 and says where to go on: --start N begins with deck N (0-based, corpus
 order) and searches the decks before it last, so that a stage stopped early
@@ -245,7 +245,7 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	if res == nil {
 		return err
 	}
-	// Stopped by --timeout, or by Ctrl-C or SIGTERM with --out: what was
+	// Stopped by --timeout, or by Ctrl-C, SIGTERM or SIGHUP with --out: what was
 	// settled is kept (the rest is unknown, as with a budget), so that
 	// --resume can go on from it.
 	interrupted := out != "" && errors.Is(err, context.Canceled) && ctx.Err() != nil

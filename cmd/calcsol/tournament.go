@@ -332,7 +332,7 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	return tournament.CheckPossible(rep.Efficiency)
 }
 
-// signalContext is cmd's context, cancelled by Ctrl-C or SIGTERM, so that a
+// signalContext is cmd's context, cancelled by Ctrl-C, SIGTERM or SIGHUP, so that a
 // run stops cleanly with what is done.
 func signalContext(cmd *cobra.Command) (context.Context, context.CancelFunc) {
 	return interrupt.Context(contextOf(cmd))
