@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -363,8 +364,10 @@ func Strategies() *strategies.Registry {
 //go:embed presets.yaml
 var presetsYAML []byte
 
-// Presets returns the shipped presets (configs/presets.yaml).
-func Presets() []strategies.Preset {
+// Presets returns the shipped presets (configs/presets.yaml), read once.
+func Presets() []strategies.Preset { return slices.Clone(shippedPresets()) }
+
+var shippedPresets = sync.OnceValue(func() []strategies.Preset {
 	var entries []struct {
 		Name     string `yaml:"name"`
 		Rules    string `yaml:"rules"`
@@ -380,7 +383,7 @@ func Presets() []strategies.Preset {
 		ps[i] = strategies.Preset{Name: e.Name, Spec: e.Spec, Rules: e.Rules, Doc: e.Doc, Measured: e.Measured}
 	}
 	return ps
-}
+})
 
 // noTable is the error for a number of stacks no shipped table serves: it
 // is solver.ErrNotApplicable, and says what works instead.

@@ -1,8 +1,8 @@
 package strategies
 
 import (
-	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,13 +70,15 @@ func (r *Registry) Kind(name string) (Kind, bool) {
 }
 
 // Kinds returns every kind, sorted by name.
-func (r *Registry) Kinds() []Kind {
-	ks := make([]Kind, 0, len(r.kinds))
-	for _, k := range r.kinds {
-		ks = append(ks, k)
+func (r *Registry) Kinds() []Kind { return byName(r.kinds) }
+
+// byName returns m's values in the order of their names.
+func byName[V any](m map[string]V) []V {
+	out := make([]V, 0, len(m))
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, m[name])
 	}
-	slices.SortFunc(ks, func(a, b Kind) int { return cmp.Compare(a.Name, b.Name) })
-	return ks
+	return out
 }
 
 // Names returns the kinds' names, sorted.
@@ -404,13 +406,12 @@ func (r *Registry) RegisterPreset(p Preset) error {
 }
 
 // Presets returns the presets, sorted by name.
-func (r *Registry) Presets() []Preset {
-	ps := make([]Preset, 0, len(r.presets))
-	for _, p := range r.presets {
-		ps = append(ps, p)
-	}
-	slices.SortFunc(ps, func(a, b Preset) int { return cmp.Compare(a.Name, b.Name) })
-	return ps
+func (r *Registry) Presets() []Preset { return byName(r.presets) }
+
+// Preset returns the preset named name.
+func (r *Registry) Preset(name string) (Preset, bool) {
+	p, ok := r.presets[name]
+	return p, ok
 }
 
 // Expand replaces a preset that begins parts by the layers of its spec

@@ -70,9 +70,10 @@ func MatchOrder(n int, seed uint64) []int {
 	return rng.Perm(n)
 }
 
-// matchBatches are the numbers of decks played between two looks at the
-// test: small first, so that a large difference is decided early, then
-// larger, so that a strategy in another process is started rarely.
+// matchBatch is the number of decks played between two looks at the test,
+// given the decks played so far: small first, so that a large difference is
+// decided early, then larger, so that a strategy in another process is
+// started rarely.
 func matchBatch(played int) int { return min(max(64, played), 4096) }
 
 // Match plays a and b on the same decks, in the spread-out order of

@@ -101,9 +101,8 @@ func runMatch(cmd *cobra.Command, args []string) error {
 		}
 		sides[i] = s
 	}
-	for i, s := range sides {
+	for _, s := range sides {
 		if b, ok := s.(solver.Batcher); ok {
-			_ = i
 			opt.Batch = max(opt.Batch, b.BatchSize())
 		}
 	}

@@ -58,11 +58,11 @@ func runStrategies(cmd *cobra.Command, args []string) error {
 				kinds = append(kinds, k)
 				continue
 			}
-			i := slices.IndexFunc(reg.Presets(), func(p strategies.Preset) bool { return p.Name == name })
-			if i < 0 {
+			p, ok := reg.Preset(name)
+			if !ok {
 				return badInput("no strategy kind or preset %q (kinds: %s)", name, strings.Join(reg.Names(), ", "))
 			}
-			presets = append(presets, reg.Presets()[i])
+			presets = append(presets, p)
 		}
 	}
 	if format == "json" {
@@ -163,23 +163,19 @@ type presetJSON struct {
 	Spec     string `json:"spec"`
 }
 
+// paramJSONType names a parameter's kind in --format json.
+var paramJSONType = map[solver.ParamKind]string{solver.ParamText: "text", solver.ParamBool: "bool",
+	solver.ParamInt: "int", solver.ParamFloat: "float", solver.ParamChoice: "choice"}
+
 func writeKindsJSON(w io.Writer, kinds []strategies.Kind, presets []strategies.Preset) error {
 	out := []kindJSON{}
 	for _, k := range kinds {
 		kj := kindJSON{Name: k.Name, Role: kindRole(k), Doc: k.Doc, Stochastic: k.Stochastic, Params: []paramJSON{}}
 		for _, p := range k.Params {
-			pj := paramJSON{Name: p.Name, Default: p.Value, Choices: slices.Clone(p.Choices), Doc: p.Doc}
-			switch p.Kind {
-			case solver.ParamBool:
-				pj.Type = "bool"
-			case solver.ParamInt, solver.ParamFloat:
-				pj.Type = map[solver.ParamKind]string{solver.ParamInt: "int", solver.ParamFloat: "float"}[p.Kind]
+			pj := paramJSON{Name: p.Name, Type: paramJSONType[p.Kind], Default: p.Value, Choices: slices.Clone(p.Choices), Doc: p.Doc}
+			if p.Kind == solver.ParamInt || p.Kind == solver.ParamFloat {
 				lo, hi := p.Min, p.Max
 				pj.Min, pj.Max = &lo, &hi
-			case solver.ParamChoice:
-				pj.Type = "choice"
-			default:
-				pj.Type = "text"
 			}
 			kj.Params = append(kj.Params, pj)
 		}

@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/mattn/go-isatty"
+
+	"github.com/calcsol/calcsol/internal/textblock"
 )
 
 // Interval is how often a bar redraws.
@@ -125,30 +127,16 @@ func Line(done, total int64, unit string, elapsed time.Duration) string {
 	}
 	filled := int(frac * width)
 	bar := "[" + strings.Repeat("#", filled) + strings.Repeat(".", width-filled) + "]"
-	s := fmt.Sprintf("%s %3.0f %%  %s/%s %s", bar, 100*frac, group(done), group(total), unit)
+	s := fmt.Sprintf("%s %3.0f %%  %s/%s %s", bar, 100*frac, textblock.Group(done), textblock.Group(total), unit)
 	secs := elapsed.Seconds()
 	if secs <= 0 || done <= 0 {
 		return s
 	}
 	rate := float64(done) / secs
-	s += fmt.Sprintf("  %s/s", group(int64(rate)))
+	s += fmt.Sprintf("  %s/s", textblock.Group(int64(rate)))
 	if done < total {
 		left := time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second)
 		s += fmt.Sprintf("  %s left", left)
-	}
-	return s
-}
-
-// group writes n with thousands separators: 1,234,567.
-func group(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		return "-" + s
 	}
 	return s
 }

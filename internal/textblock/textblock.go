@@ -41,6 +41,20 @@ func Indent(s, prefix string) string {
 	return strings.Join(lines, "")
 }
 
+// Group writes n with a comma between groups of three digits: 30,000.
+func Group(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		return "-" + s
+	}
+	return s
+}
+
 // Plural writes n and noun, with an s unless n is 1: "1 deck", "2 decks".
 func Plural(n int, noun string) string {
 	if n == 1 {

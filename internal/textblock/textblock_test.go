@@ -47,3 +47,14 @@ func TestPlural(t *testing.T) {
 		}
 	}
 }
+
+func TestGroup(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{{0, "0"}, {999, "999"}, {1000, "1,000"}, {30000, "30,000"}, {1234567, "1,234,567"}, {-1500, "-1,500"}} {
+		if got := Group(tc.n); got != tc.want {
+			t.Errorf("Group(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
+	"github.com/calcsol/calcsol/internal/textblock"
 	"github.com/calcsol/calcsol/tournament"
 	"github.com/calcsol/calcsol/tournament/stats"
 )
@@ -25,7 +25,7 @@ func WriteMatch(w io.Writer, m *tournament.MatchResult) error {
 		lo, hi := stats.Wilson(s.side.Wins, m.Decks, stats.Z95)
 		line := fmt.Sprintf("%6s of %-6s %6.2f %% [%5.2f, %5.2f]", group(s.side.Wins), group(m.Decks),
 			100*share(s.side.Wins, m.Decks), 100*lo, 100*hi)
-		name := fit(s.side.Name, MatchWidth-len(line)-7)
+		name := Shorten(s.side.Name, MatchWidth-len(line)-7)
 		fmt.Fprintf(w, "  %s  %-*s  %s\n", s.tag, MatchWidth-len(line)-7, name, line)
 		if s.side.Failures > 0 {
 			fmt.Fprintf(w, "     %d games failed (counted as lost)\n", s.side.Failures)
@@ -55,6 +55,9 @@ func verdictLine(m *tournament.MatchResult) string {
 	return fmt.Sprintf("No difference shown after %s decks (undecided: a larger --max or corpus plays on)", group(m.Decks))
 }
 
+// group writes a count with thousands separators: 30,000.
+func group(n int) string { return textblock.Group(int64(n)) }
+
 func rulesName(m *tournament.MatchResult) string {
 	start := "tables start empty"
 	if m.Rules.Preplaced {
@@ -76,28 +79,6 @@ func pValue(p float64) string {
 		return fmt.Sprintf("%.1e", p)
 	}
 	return fmt.Sprintf("%.4f", p)
-}
-
-// fit shortens s to width columns, with an ellipsis where it is cut.
-func fit(s string, width int) string {
-	r := []rune(s)
-	if len(r) <= width {
-		return s
-	}
-	return string(r[:width-1]) + "…"
-}
-
-// group writes n with thousands separators: 30,000.
-func group(n int) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 && s[0] != '-' {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }
 
 type matchSideJSON struct {
