@@ -39,7 +39,8 @@ const ListSep = ";"
 type paramField struct {
 	index    []int
 	decl     solver.Param
-	optional bool // a pointer: nil is "not given"
+	optional bool   // a pointer: nil is "not given"
+	def      string // an optional field's default tag, what help shows for nil
 	list     bool
 	duration bool
 }
@@ -90,7 +91,7 @@ func newParamField(owner reflect.Type, sf reflect.StructField, name string, idx 
 	bad := func(why string) {
 		panic(fmt.Sprintf("strategies: %s.%s (param %q): %s", owner, sf.Name, name, why))
 	}
-	f := paramField{index: idx, decl: solver.Param{Name: name, Doc: sf.Tag.Get("doc")}}
+	f := paramField{index: idx, decl: solver.Param{Name: name, Doc: sf.Tag.Get("doc")}, def: sf.Tag.Get("default")}
 	if name == "" || strings.ContainsAny(name, "+:,= ") {
 		bad("a parameter name is one word without + : , =")
 	}
@@ -149,14 +150,10 @@ func Declare(v any) []solver.Param {
 		if s, ok := f.format(rv.FieldByIndex(f.index)); ok {
 			out[i].Value = s
 		} else {
-			out[i].Value = fieldTag(rv.Type(), f, "default")
+			out[i].Value = f.def
 		}
 	}
 	return out
-}
-
-func fieldTag(t reflect.Type, f paramField, key string) string {
-	return t.FieldByIndex(f.index).Tag.Get(key)
 }
 
 // Values returns the parameters of the params struct v as a spec writes
