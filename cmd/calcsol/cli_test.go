@@ -17,9 +17,10 @@ import (
 
 // The tests that need a real process (exit statuses, signals, resuming
 // after kill -9) run a calcsol binary: the test binary itself, under the
-// name calcsol (TestMain runs main then, as in the scripts), or under the
-// race detector one built once per test run, so that their games are not
-// slowed tenfold; the rest are testscript scripts (script_test.go).
+// name calcsol (TestMain runs main then, as in the scripts). Like the
+// scripts (script_test.go), they do not run under the race detector, where
+// each process would play its games ten times slower to check the same
+// output; go test ./cmd/calcsol runs them.
 var (
 	binOnce sync.Once
 	binDir  string
@@ -47,6 +48,9 @@ func calcsol(t *testing.T, stdin string, args ...string) (stdout, stderr string,
 // calcsolIn runs calcsol in directory dir ("" = here) with extra environment.
 func calcsolIn(t *testing.T, dir string, env []string, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	if raceDetector {
+		t.Skip("runs calcsol as a process, without the race detector: go test ./cmd/calcsol")
+	}
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "calcsol-test-")
 		if err != nil {
@@ -58,18 +62,11 @@ func calcsolIn(t *testing.T, dir string, env []string, stdin string, args ...str
 		if !filepath.IsAbs(binPath) {
 			binPath, _ = filepath.Abs(binPath)
 		}
-		if !raceDetector {
-			exe, err := os.Executable()
-			if err == nil {
-				err = os.Symlink(exe, binPath)
-			}
-			binErr = err
-			return
+		exe, err := os.Executable()
+		if err == nil {
+			err = os.Symlink(exe, binPath)
 		}
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
-		if err != nil {
-			binErr = errors.New(string(out))
-		}
+		binErr = err
 	})
 	if binErr != nil {
 		t.Fatalf("building calcsol: %v", binErr)

@@ -86,7 +86,7 @@ program in the SAT competition's format named by --sat-solver.`,
 		Example: `  calcsol solve --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --stacks 4
   calcsol solve --deck A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3 --json --nodes 1000000
   calcsol solve --deck 98A75J552A342J28J02JQQ8A60Q44A037083K6Q65K9K349779K6 --stacks 3 --preplaced --nodes 1000000 --restarts 1000000
-  calcsol solve --deck 98A75J552A342J28J02JQQ8A60Q44A037083K6Q65K9K349779K6 --stacks 3 --preplaced --nodes 10000 --sat 2m
+  calcsol solve --deck 47J4JK8QKJ463K29576JAAQ80AQ20A47Q035809K523935266798 --stacks 3 --preplaced --nodes 10000 --sat 2m
   calcsol corpus generate --deck standard52 --shuffle U --count 20 --seed 5 --out twenty.txt
   calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 20000 --out twenty-s4p.json
   calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 20000 --resume twenty-s4p.json --try priority:table=tuned-4-preplaced+rescue+endgame --out twenty-s4p.json

@@ -42,8 +42,8 @@ unchanged), with its provenance in comments; --log, the search as JSON lines;
 (same seed, corpora, start: same log and table); --time is not. Interrupted
 (Ctrl-C), it keeps its log: --resume LOG continues it to the same result as
 an uninterrupted run. See docs/tuning.md.`,
-		Example: `  calcsol tune --table nanzaki-shintani --stacks 3 --evals 100 --seed 1 --out tuned.yaml
-  calcsol tune --table nanzaki-shintani --stacks 3 --evals 120 --seed 1 --out tuned.yaml --resume tuned.jsonl
+		Example: `  calcsol tune --table nanzaki-shintani --stacks 3 --evals 30 --seed 4 --out tuned.yaml
+  calcsol tune --table nanzaki-shintani --stacks 3 --evals 40 --seed 4 --out tuned.yaml --resume tuned.jsonl
   calcsol tune --table nanzaki-shintani --options deadlock_check,tx_respects_reservation --evals 20 --out t.yaml
   calcsol tune --strategy priority --no-ops --param deadlock_check --evals 5 --out p.yaml`,
 		Args: cobra.NoArgs,
