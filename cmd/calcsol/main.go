@@ -13,8 +13,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -73,14 +75,30 @@ func applyConfig(cmd *cobra.Command, _ []string) error {
 func main() {
 	ctx, stop := interrupt.Context(context.Background())
 	err := rootCmd.ExecuteContext(ctx)
-	interrupted := interrupt.Interrupted(ctx, err) // before stop, which cancels ctx too
+	// Read before stop, which cancels ctx too.
+	signalled, interrupted := ctx.Err() != nil, interrupt.Interrupted(ctx, err)
 	stop()
-	if interrupted {
-		fmt.Fprintln(os.Stderr, "calcsol: interrupted; no output file was written")
-		os.Exit(interrupt.ExitCode)
+	if err == nil {
+		return
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "calcsol:", err)
-		os.Exit(exitcode.Status(err))
+	code := exitcode.Status(err)
+	switch {
+	case code == exitcode.Interrupted:
+		// The command kept what it had done and says how to go on.
+	case interrupted:
+		err = errors.New("interrupted; no output file was written")
+		code = exitcode.Interrupted
+	case signalled:
+		// An error the signal caused (a plugin stopped by the same Ctrl-C),
+		// or one that came as it arrived: interrupted all the same.
+		err = fmt.Errorf("interrupted: %w", err)
+		code = exitcode.Interrupted
 	}
+	msg := err.Error()
+	if code == exitcode.StrategyFailed {
+		// A line for each strategy that failed, each a "calcsol:" line.
+		msg = strings.ReplaceAll(msg, "\n", "\ncalcsol: ")
+	}
+	fmt.Fprintln(os.Stderr, "calcsol:", msg)
+	os.Exit(code)
 }

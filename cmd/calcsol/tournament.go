@@ -62,7 +62,14 @@ D no new chunk of games is begun, the games in play are finished and
 recorded, and the run stops with exit status 5, to be continued with
 --resume; a sitting that has begun every chunk by then ends as usual (exit
 0). Every sitting plays at least one chunk. Ctrl-C stops at once instead,
-dropping the games in play.
+dropping the games in play: exit status 130, with --out or --resume after
+a line saying how many games are recorded and how to resume.
+
+A strategy that failed more than --max-failed-share of its games (default
+0.5), or every one of them — a plugin missing or never starting, a strategy
+erroring on every move — fails the run with exit status 6 after its report
+and records are written, one line for each such strategy: its failed
+games and the first failure's deck and reason.
 
 Bad configs fail before any game with the file, line, key and reason (exit
 status 2). See docs/tournament.md.`,
@@ -85,6 +92,7 @@ status 2). See docs/tournament.md.`,
 	f.Duration("stop-after", 0, "after this long (e.g. 2h30m) begin no new games, finish those in play and stop (exit status 5; continue with --resume); 0: no limit")
 	f.Bool("trace", false, "record every game's moves in results.jsonl")
 	f.Bool("timing", true, "show ms per game (differs between runs)")
+	addMaxFailedFlag(cmd)
 	addFitFlags(cmd)
 	return cmd
 }
@@ -228,6 +236,10 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	maxFailed, err := maxFailedShare(cmd)
+	if err != nil {
+		return err
+	}
 	out, _ := f.GetString("out")
 	resume, _ := f.GetString("resume")
 	shard, _ := f.GetString("shard")
@@ -314,6 +326,10 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	if se := (*tournament.StoppedError)(nil); errors.As(err, &se) {
 		return exitcode.Error{Code: exitcode.Unfinished, Err: fmt.Errorf("--stop-after %v: %w", stopAfter, err)}
 	}
+	if err != nil && ctx.Err() != nil && opt.Dir != "" {
+		// Play says how many games are recorded and how to resume.
+		return exitcode.Error{Code: exitcode.Interrupted, Err: err}
+	}
 	if err != nil {
 		return err
 	}
@@ -329,7 +345,10 @@ func runTournament(cmd *cobra.Command, args []string) error {
 			fmt.Fprintf(w, "report: %s\n", opt.Dir)
 		}
 	}
-	return tournament.CheckPossible(rep.Efficiency)
+	if err := tournament.CheckPossible(rep.Efficiency); err != nil {
+		return err
+	}
+	return checkFailures(s.FailedGames(), maxFailed)
 }
 
 // signalContext is cmd's context, cancelled by Ctrl-C, SIGTERM or SIGHUP, so that a
