@@ -142,8 +142,9 @@ DIR' into the report a single run would have written: the records in the
 single run's order, the summaries and the chart, the same byte for byte
 apart from timing fields. Shards made by another program version, config or
 corpus are refused, and missing or duplicate shards are named (exit status
-2). It prints the report as 'calcsol tournament' does (--wide, --pairs, --format).
-See docs/tournament.md.
+2). It prints the report as 'calcsol tournament' does (--wide, --pairs, --format),
+and exits 6 as the single run would have: when a strategy failed more than
+--max-failed-share of its games, or all of them. See docs/tournament.md.
 
 With --partial, the shards given may be some of them, finished or still
 running: it prints the report of the games they have recorded so far (each
@@ -178,6 +179,10 @@ of a long sharded run) and how far each shard has got, and writes nothing.`,
 			if _, err := os.Stat(filepath.Join(out, tournament.ResultsFile)); err == nil {
 				return badInput("--out %s: it holds results already", out)
 			}
+			maxFailed, err := maxFailedShare(cmd)
+			if err != nil {
+				return err
+			}
 			ta, m, err := tournament.Merge(out, args)
 			if err != nil {
 				return badInput("%v", err)
@@ -189,9 +194,13 @@ of a long sharded run) and how far each shard has got, and writes nothing.`,
 			if err := report.Write(cmd.OutOrStdout(), rep, format, opt); err != nil {
 				return err
 			}
-			return tournament.CheckPossible(rep.Efficiency)
+			if err := tournament.CheckPossible(rep.Efficiency); err != nil {
+				return err
+			}
+			return checkFailures(ta.FailedGames(), maxFailed)
 		},
 	}
+	addMaxFailedFlag(cmd)
 	addFitFlags(cmd)
 	cmd.Flags().String("out", "", "the merged report directory")
 	cmd.Flags().String("format", "table", "output format: "+strings.Join(report.Formats, ", "))
