@@ -54,7 +54,14 @@ output and the summary to standard error, or, with --out FILE, the records to
 FILE (written to a temporary file and renamed; the path is checked before
 any game is played) and the summary to standard output. --jsonl and --out
 play one variant. Compare two such runs deck by deck
-with 'calcsol eval compare' (McNemar's test). See docs/eval.md.`,
+with 'calcsol eval compare' (McNemar's test).
+
+Exit status: 0; 6 when, under a variant, the strategy failed more than
+--max-failed-share of the games (default 0.5) or all of them (a plugin
+missing or never starting), after the summary and records are written,
+with a line naming the first failure's deck and reason; 1 for a win on a
+deck the clairvoyant bound calls unwinnable; 2 for bad input; 130 when
+interrupted (nothing written). See docs/eval.md.`,
 		Example: `  calcsol eval
   calcsol eval --corpus uniform-1000 --stacks 4
   calcsol eval --corpus my-decks.txt --table my-table.yaml --stacks 3
@@ -73,6 +80,7 @@ with 'calcsol eval compare' (McNemar's test). See docs/eval.md.`,
 	// The games/s column depends on the machine: the golden tests turn it off.
 	f.Bool("timing", true, "show the games/s column")
 	_ = f.MarkHidden("timing")
+	addMaxFailedFlag(cmd)
 	addRulesFlags(cmd)
 	addStrategyFlags(cmd)
 	cmd.AddCommand(newEvalCompareCmd())
@@ -89,6 +97,10 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	out, _ := f.GetString("out")
 	if workers < 1 {
 		return badInput("--workers %d: want at least 1", workers)
+	}
+	maxFailed, err := maxFailedShare(cmd)
+	if err != nil {
+		return err
 	}
 	if out != "" {
 		if err := atomicfile.CheckFile(out); err != nil {
@@ -160,7 +172,14 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	if out != "" {
 		fmt.Fprintf(summaryOut, "per-deck records: %s\n", out)
 	}
-	return tournament.CheckPossible(efficiency)
+	if err := tournament.CheckPossible(efficiency); err != nil {
+		return err
+	}
+	var failed []tournament.FailedGames
+	for _, row := range rows {
+		failed = append(failed, row.FailedGames(corpusArg))
+	}
+	return checkFailures(failed, maxFailed)
 }
 
 func newEvalCompareCmd() *cobra.Command {

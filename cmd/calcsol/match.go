@@ -38,7 +38,13 @@ The verdict gives each side's wins with the Wilson 95 % interval, the decks
 only one side won, the paired difference B − A with Newcombe's interval and
 McNemar's exact p, and "A is stronger", "B is stronger", "no advantage of
 odds … either way" (each with the decks it took), or "no difference shown"
-at --max. See docs/eval.md.`,
+at --max.
+
+Exit status: 0 whatever the verdict; 6 when a side failed more than
+--max-failed-share of the decks counted (default 0.5) or all of them (a
+plugin missing or never starting: its "losses" say nothing of its play),
+after the verdict, with a line naming its first failure's deck and reason;
+2 for bad input; 130 when interrupted. See docs/eval.md.`,
 		Example: `  calcsol match priority tuned-3 --stacks 3
   calcsol match fast-4p priority:table=tuned-4-preplaced --stacks 4 --preplaced --format json
   calcsol match priority priority:deadlock_check=exact --corpus uniform-1000 --odds 2`,
@@ -56,6 +62,7 @@ at --max. See docs/eval.md.`,
 	f.Uint64("seed", 1, "run seed: stochastic strategies' game seeds derive from it")
 	f.Int("workers", runtime.GOMAXPROCS(0), "games played in parallel")
 	f.String("format", "text", "output format: text, json")
+	addMaxFailedFlag(cmd)
 	return cmd
 }
 
@@ -88,6 +95,10 @@ func runMatch(cmd *cobra.Command, args []string) error {
 	case opt.Workers < 1:
 		return badInput("--workers %d: want at least 1", opt.Workers)
 	}
+	maxFailed, err := maxFailedShare(cmd)
+	if err != nil {
+		return err
+	}
 	corpusArg, _ := f.GetString("corpus")
 	if opt.Corpus, err = corpus.OpenCalculation(corpusArg, corpusArg); err != nil {
 		return badInput("%v", err)
@@ -119,7 +130,12 @@ func runMatch(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	if format == "json" {
-		return report.WriteMatchJSON(cmd.OutOrStdout(), m)
+		err = report.WriteMatchJSON(cmd.OutOrStdout(), m)
+	} else {
+		err = report.WriteMatch(cmd.OutOrStdout(), m)
 	}
-	return report.WriteMatch(cmd.OutOrStdout(), m)
+	if err != nil {
+		return err
+	}
+	return checkFailures(m.FailedGames(), maxFailed)
 }
