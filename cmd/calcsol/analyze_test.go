@@ -10,6 +10,7 @@ import (
 // consistent (the position's wins are its best move's), and a position
 // with a long stock is refused with exit status 2.
 func TestAnalyze(t *testing.T) {
+	t.Parallel()
 	const deck = "A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3"
 	out, errOut, code := calcsol(t, "", "analyze", "--deck", deck, "--stacks", "4", "--strategy", "deadlock-graph", "--after", "56", "--json")
 	if code != 0 {

@@ -13,6 +13,7 @@ import (
 // stale (exit 4); one that says a lost deck was won is a regression (exit 3)
 // naming that deck.
 func TestRegressCommand(t *testing.T) {
+	t.Parallel()
 	shipped := "../../baselines/shipped.yaml"
 	if out, errOut, code := calcsol(t, "", "regress", "--baseline", shipped); code != 0 {
 		t.Fatalf("shipped baseline: exit %d\n%s%s", code, out, errOut)

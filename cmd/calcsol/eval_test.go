@@ -44,6 +44,7 @@ func runEvalCmd(t *testing.T, args ...string) (stdout, stderr string, err error)
 const smallCorpus = "testdata/eval/small.txt" // 200 decks, card notation with header
 
 func TestEvalGolden(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -75,6 +76,7 @@ func TestEvalGolden(t *testing.T) {
 // The records do not depend on the number of workers, and --jsonl puts them
 // on stdout with the summary on stderr.
 func TestEvalJSONL(t *testing.T) {
+	t.Parallel()
 	out1, sum1, err := runEvalCmd(t, "--corpus", smallCorpus, "--workers", "1", "--jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -188,6 +190,7 @@ func TestEvalCompare(t *testing.T) {
 // With --common two runs that recorded different decks are compared on the
 // decks both recorded, and the output says how many were left out.
 func TestEvalCompareCommon(t *testing.T) {
+	t.Parallel()
 	out, _, err := runEvalCmd(t, "compare", "--common", "testdata/eval/two.jsonl", "testdata/eval/three.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -203,6 +206,7 @@ func TestEvalCompareCommon(t *testing.T) {
 // status 2: the corpus named here does not exist, so an error about it would
 // mean the corpus was read (and the games played) first.
 func TestEvalOutCheckedFirst(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, out := range []string{filepath.Join(dir, "nonexistent", "r.jsonl"), dir} {
 		_, _, err := runEvalCmd(t, "--corpus", "no-such-corpus", "--out", out)
@@ -214,6 +218,7 @@ func TestEvalOutCheckedFirst(t *testing.T) {
 }
 
 func TestEvalBadInput(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string

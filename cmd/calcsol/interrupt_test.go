@@ -21,6 +21,7 @@ import (
 // well before its end). The tournament with --out and the corpus solve with
 // --out are tested in their own files, with what they keep.
 func TestInterruptExitStatus(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs a dozen commands until busy")
 	}

@@ -35,6 +35,7 @@ func TestMain(m *testing.M) {
 // races in the code those processes run (tournament, plugin, search, …).
 // The README's test line runs go test ./cmd/calcsol after the race run.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	if raceDetector {
 		t.Skip("the scripts run without the race detector: go test ./cmd/calcsol")
 	}

@@ -19,6 +19,7 @@ const solveDeck = "A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3"
 
 // TestSolveJSON solves one deck and replays the trace it prints.
 func TestSolveJSON(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := calcsol(t, "", "solve", "--deck", solveDeck, "--stacks", "4", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -48,6 +49,7 @@ func TestSolveJSON(t *testing.T) {
 // TestSolveUnknown: with a budget too small to settle the deck, the answer is
 // null, never a guess.
 func TestSolveUnknown(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := calcsol(t, "", "solve", "--deck", solveDeck, "--stacks", "3", "--json", "--nodes", "5")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -59,6 +61,7 @@ func TestSolveUnknown(t *testing.T) {
 
 // TestSolveCorpus solves a small corpus and reads back the bound file.
 func TestSolveCorpus(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "bound.json")
 	stdout, errOut, code := calcsol(t, "", "solve", "--corpus", "testdata/eval/three.jsonl", "--stacks", "4", "--preplaced")
@@ -93,6 +96,7 @@ func TestSolveCorpus(t *testing.T) {
 }
 
 func TestSolveBadInput(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"solve"},
 		{"solve", "--deck", solveDeck, "--corpus", "uniform-1000"},
@@ -115,6 +119,7 @@ func TestSolveBadInput(t *testing.T) {
 // solve --deck refuses the flags only a corpus run uses, and --corpus the
 // --json of one deal, naming them, rather than answer without them.
 func TestSolveModeFlags(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want string
@@ -139,6 +144,7 @@ func TestSolveModeFlags(t *testing.T) {
 // command says how to go on (--resume, and --start at the first deck not
 // reached; exit 130), and --resume reads the file.
 func TestSolveInterrupt(t *testing.T) {
+	t.Parallel()
 	calcsol(t, "", "--help") // build the binary
 	out := filepath.Join(t.TempDir(), "b.json")
 	cmd := exec.Command(binPath, "solve", "--corpus", "uniform-1000", "--stacks", "4", "--preplaced", "--workers", "1", "--out", out)

@@ -31,6 +31,7 @@ const (
 var tournamentGolden, _ = filepath.Abs(filepath.Join("testdata", "tournament"))
 
 func TestTournamentGolden(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"table", "table-wide", "markdown", "csv", "json"} {
 		t.Run(name, func(t *testing.T) {
 			format, wide, _ := strings.Cut(name, "-")
@@ -82,6 +83,7 @@ func TestTournamentGolden(t *testing.T) {
 }
 
 func TestTournamentBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file")
 	os.WriteFile(file, nil, 0o644)
@@ -128,6 +130,7 @@ func readStripped(t *testing.T, path string) string {
 // A run killed (kill -9) after a fifth of its games resumes, plays only
 // the rest, and ends with exactly the records of an uninterrupted run.
 func TestTournamentKillAndResume(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays 12,000 games twice")
 	}
@@ -203,6 +206,7 @@ func countLines(t *testing.T, path string) int {
 // the report a single run makes, byte for byte apart from timing. The shard
 // commands are the ones docs/tournament.md gives for Kubernetes and Slurm.
 func TestTournamentShardsMerge(t *testing.T) {
+	t.Parallel()
 	calcsol(t, "", "--help") // build the binary
 	dir, cfg := smallTournamentDir(t)
 	if _, errOut, code := calcsolIn(t, dir, nil, "", "tournament", "tournament.yaml", "--out", "single"); code != 0 {
@@ -295,6 +299,7 @@ func docShardLines(t *testing.T) []string {
 // exits with status 5, and the run resumed to its end has exactly the
 // records of an uninterrupted run.
 func TestTournamentStopAfter(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays 12,000 games twice")
 	}
@@ -369,6 +374,7 @@ func sameAsUninterrupted(t *testing.T, results, how string) {
 // Ctrl-C (SIGINT) stops a run cleanly: every record written is complete,
 // and the command says how many and how to resume (exit 130).
 func TestTournamentInterrupt(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays up to 12,000 games")
 	}
@@ -407,6 +413,7 @@ func TestTournamentInterrupt(t *testing.T) {
 // the strategy won unwinnable fails the run (exit 1) after its report; one
 // for other decks is refused before any game (exit 2).
 func TestTournamentBoundFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	corpusFile := filepath.Join(dir, "c.txt")
 	if _, errOut, code := calcsol(t, "", "corpus", "generate", "--deck", "standard52", "--shuffle", "U", "--count", "12", "--seed", "4", "--out", corpusFile); code != 0 {
@@ -472,6 +479,7 @@ func TestTournamentBoundFiles(t *testing.T) {
 // it refuses a shard given twice, a record outside its shard's share, and
 // --out.
 func TestTournamentMergePartial(t *testing.T) {
+	t.Parallel()
 	dir, _ := smallTournamentDir(t)
 	for _, k := range []string{"1", "3"} {
 		if _, errOut, code := calcsolIn(t, dir, nil, "", "tournament", "tournament.yaml", "--shard", k+"/3", "--out", "shard-"+k); code != 0 {

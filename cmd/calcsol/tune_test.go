@@ -12,6 +12,7 @@ import (
 // log and chart are written, the table loads in eval, and the same seed and
 // budget give the same table and log.
 func TestTuneCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	spec := func(name string, count, seed int) string {
 		p := filepath.Join(dir, name+".yaml")
