@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -369,18 +370,19 @@ func Presets() []strategies.Preset { return slices.Clone(shippedPresets()) }
 
 var shippedPresets = sync.OnceValue(func() []strategies.Preset {
 	var entries []struct {
-		Name     string `yaml:"name"`
-		Rules    string `yaml:"rules"`
-		Doc      string `yaml:"doc"`
-		Measured string `yaml:"measured"`
-		Spec     string `yaml:"spec"`
+		Name     string        `yaml:"name"`
+		Rules    string        `yaml:"rules"`
+		Doc      string        `yaml:"doc"`
+		Measured string        `yaml:"measured"`
+		Cost     time.Duration `yaml:"cost"`
+		Spec     string        `yaml:"spec"`
 	}
 	if err := yamldecode.Decode(presetsYAML, "configs/presets.yaml", &entries); err != nil {
 		panic(err) // shipped: a test reads it
 	}
 	ps := make([]strategies.Preset, len(entries))
 	for i, e := range entries {
-		ps[i] = strategies.Preset{Name: e.Name, Spec: e.Spec, Rules: e.Rules, Doc: e.Doc, Measured: e.Measured}
+		ps[i] = strategies.Preset{Name: e.Name, Spec: e.Spec, Rules: e.Rules, Doc: e.Doc, Measured: e.Measured, Cost: e.Cost}
 	}
 	return ps
 })

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/calcsol/calcsol/solver"
 )
@@ -381,6 +382,9 @@ type Preset struct {
 	// A 2 3 4 pre-placed"); Doc says what it is; Measured what it won and
 	// what it cost, and where.
 	Rules, Doc, Measured string
+	// Cost is the CPU time of one game as measured (0: not stated): what a
+	// run's time-left estimate counts for it before its games start.
+	Cost time.Duration
 }
 
 // RegisterPreset adds a preset; its name may be neither a kind's nor
@@ -412,6 +416,21 @@ func (r *Registry) Presets() []Preset { return byName(r.presets) }
 func (r *Registry) Preset(name string) (Preset, bool) {
 	p, ok := r.presets[name]
 	return p, ok
+}
+
+// Cost is the measured cost of one game (Preset.Cost) of the preset whose
+// strategy spec, canonical (FormatSpec), is spec; 0 when no preset is
+// exactly that strategy.
+func (r *Registry) Cost(spec string) time.Duration {
+	for _, p := range r.presets {
+		if p.Cost == 0 {
+			continue
+		}
+		if parts, err := ParseSpec(p.Spec); err == nil && FormatSpec(parts) == spec {
+			return p.Cost
+		}
+	}
+	return 0
 }
 
 // Expand replaces a preset that begins parts by the layers of its spec

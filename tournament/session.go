@@ -9,7 +9,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"time"
 
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/internal/progress"
@@ -48,7 +50,16 @@ type SessionOptions struct {
 	// Play returns a *StoppedError (without Dir, where nothing is kept,
 	// ErrStopped).
 	Stop <-chan struct{}
+	// Cost, if set, is an entrant's declared cost of one game (0: none),
+	// such as a preset's measured one: the progress line's time left uses
+	// it for the cells not yet started (progress.Estimate), and a run
+	// that it puts above a few minutes says so in Log when it starts.
+	Cost func(*Entrant) time.Duration
 }
+
+// longRun is the estimated length above which a run says, as it starts,
+// how long it will take.
+const longRun = 3 * time.Minute
 
 // StoppedError is a run that SessionOptions.Stop stopped before its end:
 // Done of its Total games are recorded in Dir, and --resume continues it.
@@ -139,6 +150,28 @@ func (t *Tournament) Open(opt SessionOptions) (*Session, error) {
 	return s, nil
 }
 
+// estimate is the time-left estimate of the games opt plays: a part per
+// applicable cell, in the run's order, the recorded ones skipped.
+func (s *Session) estimate(opt RunOptions) *progress.Estimate {
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	est := progress.NewEstimate(workers)
+	for _, c := range s.t.cells {
+		if !c.Applicable {
+			continue
+		}
+		var prior time.Duration
+		if s.opt.Cost != nil {
+			prior = s.opt.Cost(c.Entrant)
+		}
+		est.AddPart(int64(opt.Shard.count(c.Corpus.Len)), c.Entrant.Name, prior)
+	}
+	est.Skip(int64(s.skip))
+	return est
+}
+
 // Manifest is the manifest of the session's run.
 func (s *Session) Manifest() Manifest { return s.manifest }
 
@@ -162,11 +195,25 @@ func (s *Session) Play(ctx context.Context) (Report, error) {
 		}
 	}
 	// The shared progress line (games done, games/s, time left), drawn only
-	// when the log is a terminal; Run reports from one goroutine.
-	bar := progress.Start(s.opt.Log, "games", int64(total-s.skip))
+	// when the log is a terminal; Run reports from one goroutine. The time
+	// left weighs each cell by its cost a game (progress.Estimate): the
+	// cells are played one after another, and a sampling player's cost a
+	// thousand times a table's.
+	est := s.estimate(opt)
+	if line := est.Announce(longRun); line != "" && s.opt.Log != nil {
+		fmt.Fprintln(s.opt.Log, line)
+	}
+	bar := progress.StartEstimated(s.opt.Log, "games", int64(total-s.skip), est)
 	count := bar.Count(s.skip)
 	opt.Progress = func(done, _ int) { count(done) }
-	err := s.t.Run(ctx, s.tally.Sink(sink), opt)
+	tally := s.tally.Sink(sink)
+	timed := SinkFunc(func(recs []Record) error {
+		for i := range recs {
+			est.Played(time.Duration(recs[i].Micros * float64(time.Microsecond)))
+		}
+		return tally.Write(recs)
+	})
+	err := s.t.Run(ctx, timed, opt)
 	bar.Stop() // clears the line
 	if err != nil {
 		done := 0

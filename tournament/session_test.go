@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSameRun(t *testing.T) {
@@ -115,5 +116,43 @@ func TestSessionInterrupted(t *testing.T) {
 	_, err = s.Play(ctx)
 	if want := "; continue with: calcsol tournament --resume " + dir; err == nil || !strings.HasSuffix(err.Error(), want) {
 		t.Errorf("error %v, want one ending %q", err, want)
+	}
+}
+
+// A run whose declared costs a game (SessionOptions.Cost) put it above a
+// few minutes says so, with what it leaves out, before the first game; one
+// without declared costs says nothing.
+func TestSessionAnnouncesLongRun(t *testing.T) {
+	tn, err := New(context.Background(), testPlan(t, 40), 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		cost func(*Entrant) time.Duration
+		want string
+	}{
+		{"declared", func(e *Entrant) time.Duration {
+			if e.Name == "seeded" {
+				return time.Hour // its 80 games, on 2 workers: 40 h
+			}
+			return 0
+		}, "estimated: about 40h00m on 2 workers (the presets' costs a game; 120 games not yet timed)\n"},
+		{"none", nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var log bytes.Buffer
+			s, err := tn.Open(SessionOptions{Workers: 2, Log: &log, Cost: tc.cost})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Play(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if log.String() != tc.want {
+				t.Errorf("log %q, want %q", log.String(), tc.want)
+			}
+		})
 	}
 }

@@ -253,7 +253,10 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	resume, _ := f.GetString("resume")
 	shard, _ := f.GetString("shard")
 	stopAfter, _ := f.GetDuration("stop-after")
-	opt := tournament.SessionOptions{Workers: workers, Log: cmd.ErrOrStderr()}
+	opt := tournament.SessionOptions{Workers: workers, Log: cmd.ErrOrStderr(),
+		// A preset's measured cost a game weighs the time left of its
+		// cells before they start.
+		Cost: func(e *tournament.Entrant) time.Duration { return strategyRegistry().Cost(e.Spec) }}
 	opt.Trace, _ = f.GetBool("trace")
 	if workers < 1 {
 		return badInput("--workers %d: want at least 1", workers)

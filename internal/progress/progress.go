@@ -38,6 +38,7 @@ type Bar struct {
 	stop  chan struct{}
 	wg    sync.WaitGroup
 	once  sync.Once
+	est   *Estimate
 }
 
 // IsTerminal reports whether w is a terminal.
@@ -49,11 +50,17 @@ func IsTerminal(w io.Writer) bool {
 // Start begins a report of total items named unit ("decks", "sets"), drawn
 // on w every Interval when w is a terminal; otherwise the bar only counts.
 func Start(w io.Writer, unit string, total int64) *Bar {
-	return start(w, unit, total, IsTerminal(w))
+	return start(w, unit, total, IsTerminal(w), nil)
 }
 
-func start(w io.Writer, unit string, total int64, draw bool) *Bar {
-	b := &Bar{total: total, unit: unit, w: w, start: time.Now(), stop: make(chan struct{})}
+// StartEstimated is Start for a run whose items cost unequal amounts: the
+// time left is est's (Estimate), not the rate so far spread over the rest.
+func StartEstimated(w io.Writer, unit string, total int64, est *Estimate) *Bar {
+	return start(w, unit, total, IsTerminal(w), est)
+}
+
+func start(w io.Writer, unit string, total int64, draw bool, est *Estimate) *Bar {
+	b := &Bar{total: total, unit: unit, w: w, start: time.Now(), stop: make(chan struct{}), est: est}
 	if !draw {
 		return b
 	}
@@ -68,7 +75,7 @@ func start(w io.Writer, unit string, total int64, draw bool) *Bar {
 				fmt.Fprint(b.w, "\r\033[K")
 				return
 			case <-t.C:
-				fmt.Fprint(b.w, "\r"+Line(b.done.Load(), b.total, b.unit, time.Since(b.start))+"\033[K")
+				fmt.Fprint(b.w, "\r"+b.line(time.Since(b.start))+"\033[K")
 			}
 		}
 	}()
@@ -116,10 +123,36 @@ func (b *Bar) Stop() {
 	b.wg.Wait()
 }
 
+// line is the bar's report after elapsed.
+func (b *Bar) line(elapsed time.Duration) string {
+	done := b.done.Load()
+	if b.est == nil {
+		return Line(done, b.total, b.unit, elapsed)
+	}
+	s := lineHead(done, b.total, b.unit, elapsed)
+	if done < b.total {
+		s += "  " + b.est.Text()
+	}
+	return s
+}
+
 // Line is the text of the report after elapsed, with done of total items:
 //
 //	[#######.............]  35 %  3,500/10,000 decks  1,234/s  5s left
 func Line(done, total int64, unit string, elapsed time.Duration) string {
+	s := lineHead(done, total, unit, elapsed)
+	secs := elapsed.Seconds()
+	if secs <= 0 || done <= 0 || done >= total {
+		return s
+	}
+	rate := float64(done) / secs
+	left := time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second)
+	return s + fmt.Sprintf("  %s left", left)
+}
+
+// lineHead is Line without the time left: the bar, the share, the count
+// and the rate.
+func lineHead(done, total int64, unit string, elapsed time.Duration) string {
 	const width = 20
 	frac := 0.0
 	if total > 0 {
@@ -132,11 +165,5 @@ func Line(done, total int64, unit string, elapsed time.Duration) string {
 	if secs <= 0 || done <= 0 {
 		return s
 	}
-	rate := float64(done) / secs
-	s += fmt.Sprintf("  %s/s", textblock.Group(int64(rate)))
-	if done < total {
-		left := time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second)
-		s += fmt.Sprintf("  %s left", left)
-	}
-	return s
+	return s + fmt.Sprintf("  %s/s", textblock.Group(int64(float64(done)/secs)))
 }

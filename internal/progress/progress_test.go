@@ -58,7 +58,7 @@ func TestCount(t *testing.T) {
 		{"parts restart at 0", 0, []int{500, 1000, 300, 1000, 1000}, 2000},
 	}
 	for _, tt := range tests {
-		b := start(nil, "games", 0, false)
+		b := start(nil, "games", 0, false, nil)
 		count := b.Count(tt.start)
 		for _, d := range tt.calls {
 			count(d)
@@ -92,7 +92,7 @@ func TestNoOutputWhenNotATerminal(t *testing.T) {
 // On a terminal the bar redraws its line and clears it at the end.
 func TestDrawsOnATerminal(t *testing.T) {
 	var buf syncBuffer
-	b := start(&buf, "sets", 100, true)
+	b := start(&buf, "sets", 100, true, nil)
 	b.Add(50)
 	time.Sleep(3 * Interval)
 	b.Stop()
