@@ -97,5 +97,9 @@ func LoadCorpus(arg string, specs func(name string) ([]byte, bool)) (*Corpus, er
 		return nil, err
 	}
 	about := fmt.Sprintf("standard52, %d decks, %s", tc.Len, tc.Source)
-	return &Corpus{Name: arg, About: about, Checksum: tc.Checksum, Decks: tc.Decks()}, nil
+	ds := tc.Decks()
+	if err := tc.Err(); err != nil {
+		return nil, err
+	}
+	return &Corpus{Name: arg, About: about, Checksum: tc.Checksum, Decks: ds}, nil
 }

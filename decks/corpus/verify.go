@@ -92,6 +92,8 @@ func firstDifference(file, want []byte) string {
 			continue
 		}
 		switch {
+		case i == 0 && bytes.HasPrefix(f, bomUTF8) && bytes.Equal(f[len(bomUTF8):], w):
+			return "line 1 starts with a UTF-8 byte-order mark (EF BB BF); calcsol writes none"
 		case bytes.HasSuffix(f, []byte("\r\n")) && bytes.Equal(f[:len(f)-2], w[:len(w)-1]):
 			return fmt.Sprintf("line %d ends with CRLF (\\r\\n); calcsol writes LF (\\n) line endings", i+1)
 		case !bytes.HasSuffix(f, []byte("\n")) && bytes.Equal(f, w[:len(w)-1]):
