@@ -184,7 +184,7 @@ func runCorpusVerify(cmd *cobra.Command, args []string) error {
 		return badInput("%w", err)
 	}
 	c := v.Corpus
-	fmt.Fprintf(cmd.OutOrStdout(), "ok: %s, checksum %s (%s)\n", textblock.Plural(len(c.Decks), "deck"), c.Checksum, v.Checked())
+	fmt.Fprintf(cmd.OutOrStdout(), "ok: %s, checksum %s (%s)\n", textblock.Plural(v.Decks, "deck"), c.Checksum, v.Checked())
 	return nil
 }
 

@@ -257,15 +257,7 @@ func TestOpenCalculationMemoryFlat(t *testing.T) {
 	dir := t.TempDir()
 	retained := func(count int) uint64 {
 		path := filepath.Join(dir, fmt.Sprintf("%d.txt", count))
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := Spec{Kind: cards.Standard52, Generator: ShuffleGenerator{shuffle.Uniform{}}, Seed: 1, Count: count}
-		if _, err := WriteGenerated(t.Context(), f, s); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
+		writeUniform(t, path, count)
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
@@ -322,4 +314,17 @@ func FuzzStreamedRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// writeUniform writes the corpus file of count uniform decks from seed 1.
+func writeUniform(t *testing.T, path string, count int) {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s := Spec{Kind: cards.Standard52, Generator: ShuffleGenerator{shuffle.Uniform{}}, Seed: 1, Count: count}
+	if _, err := WriteGenerated(t.Context(), f, s); err != nil {
+		t.Fatal(err)
+	}
 }
