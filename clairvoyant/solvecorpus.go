@@ -105,7 +105,11 @@ func SolveCorpus(ctx context.Context, c *corpus.Calculation, job CorpusJob) (*Co
 		opts.Witness = ws.Line
 	}
 	start := time.Now()
-	results, err := SolveAll(ctx, c.Decks(), job.Rules, opts, job.Budget, job.Workers, job.Prior, job.Progress)
+	decks := c.Decks()
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	results, err := SolveAll(ctx, decks, job.Rules, opts, job.Budget, job.Workers, job.Prior, job.Progress)
 	if results == nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"slices"
@@ -34,12 +35,24 @@ func LoadShuffleParams(path string) (shuffle.Params, error) {
 	if path == "" {
 		return ParseShuffleParams(shufflesYAML, "shuffles.yaml")
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return shuffle.Params{}, err
 	}
+	defer f.Close()
+	// A few hundred bytes; read no more than maxShuffleFile of /dev/zero.
+	data, err := io.ReadAll(io.LimitReader(f, maxShuffleFile+1))
+	if err != nil {
+		return shuffle.Params{}, err
+	}
+	if len(data) > maxShuffleFile {
+		return shuffle.Params{}, fmt.Errorf("%s: more than %d bytes: not a shuffle parameter file", path, maxShuffleFile)
+	}
 	return ParseShuffleParams(data, path)
 }
+
+// maxShuffleFile is the largest shuffle parameter file read.
+const maxShuffleFile = 1 << 20
 
 // ParseShuffleParams reads shuffle parameters from YAML; file names it in errors.
 func ParseShuffleParams(data []byte, file string) (shuffle.Params, error) {

@@ -92,6 +92,9 @@ func Match(ctx context.Context, a, b solver.Strategy, names [2]string, opt Match
 		return nil, fmt.Errorf("match: %w", err)
 	}
 	all := opt.Corpus.Decks()
+	if err := opt.Corpus.Err(); err != nil {
+		return nil, fmt.Errorf("match: %w", err)
+	}
 	n := len(all)
 	if opt.Max > 0 {
 		n = min(n, opt.Max)

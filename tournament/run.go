@@ -196,6 +196,10 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 				}
 				return true
 			})
+			if err := c.Corpus.Err(); err != nil {
+				cancel(err) // a corpus file that changed while it was played
+				return
+			}
 			if quit || (j != nil && !send()) {
 				return
 			}

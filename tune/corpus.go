@@ -6,6 +6,7 @@ package tune
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -73,7 +74,7 @@ func (s CorpusSpec) Generate(name string) (*Corpus, error) {
 // a corpus built into calcsol ("uniform-30000").
 func LoadCorpus(arg string, specs func(name string) ([]byte, bool)) (*Corpus, error) {
 	if strings.HasSuffix(arg, ".yaml") || strings.HasSuffix(arg, ".yml") {
-		data, err := os.ReadFile(arg)
+		data, err := readSpec(arg)
 		if err != nil {
 			return nil, err
 		}
@@ -97,5 +98,29 @@ func LoadCorpus(arg string, specs func(name string) ([]byte, bool)) (*Corpus, er
 		return nil, err
 	}
 	about := fmt.Sprintf("standard52, %d decks, %s", tc.Len, tc.Source)
-	return &Corpus{Name: arg, About: about, Checksum: tc.Checksum, Decks: tc.Decks()}, nil
+	ds := tc.Decks()
+	if err := tc.Err(); err != nil {
+		return nil, err
+	}
+	return &Corpus{Name: arg, About: about, Checksum: tc.Checksum, Decks: ds}, nil
+}
+
+// maxSpec is the largest corpus spec read: a spec is a few lines.
+const maxSpec = 1 << 20
+
+// readSpec reads a corpus spec file, no more than maxSpec bytes of it.
+func readSpec(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxSpec+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxSpec {
+		return nil, fmt.Errorf("%s: more than %d bytes: not a corpus spec", path, maxSpec)
+	}
+	return data, nil
 }

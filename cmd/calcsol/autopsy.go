@@ -133,6 +133,9 @@ func runAutopsy(cmd *cobra.Command, _ []string) error {
 	defer w.Close()
 	w.SetSAT(opts.SAT, opts.SATTime)
 	ds := c.Decks()
+	if err := c.Err(); err != nil {
+		return err
+	}
 	bar := progress.Start(cmd.ErrOrStderr(), "decks", int64(len(ds)))
 	as, err := clairvoyant.Autopsies(ctx, w, ds, rules, at, clairvoyant.Budget{Nodes: nodes}, workers, bar.Count(0))
 	bar.Stop()

@@ -49,8 +49,10 @@ Generators:
                       players=3..5,adjust=-100..100,target=pairs|runs|suits|both|…,
                       gather=hands|interleave (docs/corpora.md)
 
-The file is written to a temporary file and renamed (--out - writes to
-standard output).`,
+The file is written to a temporary file beside it (.FILE.tmp-NNN) and
+renamed (--out - writes to standard output): Ctrl-C removes it; one left by
+a run killed with SIGKILL is never taken for FILE, and the next generate to
+FILE removes it.`,
 		Example: `  calcsol corpus generate --deck standard52 --shuffle U --count 30000 --seed 20021001 --out decks/corpora/uniform-30000.txt
   calcsol corpus generate --shuffle HDHRDHH --count 1000 --seed 7 --out hdh.txt
   calcsol corpus generate --deal players=4,adjust=50,target=pairs --count 1000 --seed 1 --out pairs50.txt
@@ -131,6 +133,11 @@ func runCorpusGenerate(cmd *cobra.Command, _ []string) error {
 		if err := atomicfile.CheckPrefix(out, ""); err != nil {
 			return badInput("--out %s: %w", out, err)
 		}
+		// A run killed with SIGKILL could not remove its temporary file.
+		stale, _ := atomicfile.RemoveStale(out)
+		for _, name := range stale {
+			fmt.Fprintf(cmd.ErrOrStderr(), "removed %s, left by a killed run\n", name)
+		}
 	}
 	spec := corpus.Spec{Kind: kind, Seed: seed, Count: count, RankOnly: rankOnly}
 	if seqSpec != "" {
@@ -177,7 +184,7 @@ func runCorpusVerify(cmd *cobra.Command, args []string) error {
 		return badInput("%w", err)
 	}
 	c := v.Corpus
-	fmt.Fprintf(cmd.OutOrStdout(), "ok: %s, checksum %s (%s)\n", textblock.Plural(len(c.Decks), "deck"), c.Checksum, v.Checked())
+	fmt.Fprintf(cmd.OutOrStdout(), "ok: %s, checksum %s (%s)\n", textblock.Plural(v.Decks, "deck"), c.Checksum, v.Checked())
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/internal/textblock"
 	"github.com/calcsol/calcsol/solver"
 )
@@ -92,6 +93,20 @@ func runPlay(cmd *cobra.Command, _ []string) error {
 	return nil
 }
 
+// readStdin reads standard input whole, a deck or a trace (what names the
+// flag): at most corpus.MaxLine bytes, so that /dev/zero or a corpus given
+// by mistake is refused at once rather than read to the end of memory.
+func readStdin(cmd *cobra.Command, what string) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(cmd.InOrStdin(), corpus.MaxLine+1))
+	if err != nil {
+		return "", err
+	}
+	if len(b) > corpus.MaxLine {
+		return "", badInput("%s: standard input holds more than %d bytes: not one deck or trace", what, corpus.MaxLine)
+	}
+	return string(b), nil
+}
+
 // deckFromFlag reads the deck given by --deck (- for standard input).
 func deckFromFlag(cmd *cobra.Command) (solver.Deck, error) {
 	arg, _ := cmd.Flags().GetString("deck")
@@ -99,11 +114,10 @@ func deckFromFlag(cmd *cobra.Command) (solver.Deck, error) {
 		return solver.Deck{}, badInput("--deck is required (52 ranks like 603K0443… or 52 cards like AS 0H …)")
 	}
 	if arg == "-" {
-		b, err := io.ReadAll(cmd.InOrStdin())
-		if err != nil {
+		var err error
+		if arg, err = readStdin(cmd, "--deck -"); err != nil {
 			return solver.Deck{}, err
 		}
-		arg = string(b)
 	}
 	deck, err := solver.ParseDeck(arg)
 	if err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -48,11 +47,9 @@ func runReplay(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	if traceArg == "-" {
-		b, err := io.ReadAll(cmd.InOrStdin())
-		if err != nil {
+		if traceArg, err = readStdin(cmd, "--trace -"); err != nil {
 			return err
 		}
-		traceArg = string(b)
 	}
 	rules, err := rulesFromFlags(cmd)
 	if err != nil {

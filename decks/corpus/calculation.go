@@ -8,6 +8,7 @@ import (
 	"iter"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/calcsol/calcsol/decks/cards"
 	"github.com/calcsol/calcsol/decks/corpora"
@@ -17,10 +18,12 @@ import (
 
 // Calculation is a corpus of Calculation decks as a player plays it: named,
 // identified by the SHA-256 of its deck lines (the checksum a corpus file
-// carries), its decks either held in memory (a corpus file, decks given) or
-// generated again each time they are walked (a generator spec), so that a
-// generated corpus of any size costs no memory. Tournaments, evaluations,
-// the tuner and the clairvoyant solver all read their corpora as one.
+// carries), its decks either held in memory (a shipped corpus, decks given,
+// a pipe), read again from their file each time they are walked (a corpus
+// file), or generated again each time (a generator spec), so that a corpus
+// file or a generated corpus of any size costs no memory. Tournaments,
+// evaluations, the tuner and the clairvoyant solver all read their corpora
+// as one.
 type Calculation struct {
 	Name     string
 	Checksum string // hex SHA-256 of the deck lines, as in a corpus file's header
@@ -31,11 +34,43 @@ type Calculation struct {
 
 	decks []solver.Deck
 	gen   func(yield func(*solver.Deck) bool)
+	fail  *walkError // set for a corpus read again from its file
+}
+
+// walkError is the first error a walk of a Calculation met.
+type walkError struct {
+	mu  sync.Mutex
+	err error
+}
+
+// Err is the first error a walk of the corpus met (All, Decks): a corpus
+// file that changed or could not be read again since OpenCalculation read
+// it. Such a walk stops early, so a caller that walks a corpus file checks
+// Err after the walk; a corpus in memory or generated never fails.
+func (c *Calculation) Err() error {
+	if c.fail == nil {
+		return nil
+	}
+	c.fail.mu.Lock()
+	defer c.fail.mu.Unlock()
+	return c.fail.err
+}
+
+func (c *Calculation) setErr(err error) {
+	if err == nil || c.fail == nil {
+		return
+	}
+	c.fail.mu.Lock()
+	defer c.fail.mu.Unlock()
+	if c.fail.err == nil {
+		c.fail.err = err
+	}
 }
 
 // All yields every deck with its 0-based index, in order. The deck is the
-// corpus's own (or, when generated, reused for the next one): copy it to
-// keep it.
+// corpus's own (or, when read again or generated, reused for the next one):
+// copy it to keep it. A walk of a corpus file that meets an error stops
+// there: see Err.
 func (c *Calculation) All() iter.Seq2[int, *solver.Deck] {
 	return func(yield func(i int, d *solver.Deck) bool) {
 		if c.gen == nil {
@@ -55,7 +90,9 @@ func (c *Calculation) All() iter.Seq2[int, *solver.Deck] {
 	}
 }
 
-// Decks returns the corpus's decks (generated ones are generated now).
+// Decks returns the corpus's decks (generated ones are generated now, a
+// corpus file is read again). It returns nil when reading the file again
+// failed; Err says why.
 func (c *Calculation) Decks() []solver.Deck {
 	if c.gen == nil {
 		return c.decks
@@ -63,6 +100,9 @@ func (c *Calculation) Decks() []solver.Deck {
 	out := make([]solver.Deck, 0, c.Len)
 	for _, d := range c.All() {
 		out = append(out, *d)
+	}
+	if len(out) != c.Len {
+		return nil
 	}
 	return out
 }
@@ -94,51 +134,113 @@ func Shipped() []string { return corpora.Names() }
 // OpenCalculation reads the corpus arg names, a file or else a shipped
 // corpus (as Resolve finds it), as Calculation decks with every check of
 // Read; name labels it in reports. A file is read line by line as it is
-// parsed, never held whole. Errors say the file and the line ("corpus
-// my.txt line 17: card 5: duplicate card 0H (also card 2)").
+// checked, and input that is not a corpus is refused at its first bad line.
+// The decks of a regular file are not kept: each walk reads the file again
+// (All, Decks), so memory does not grow with the number of decks, and checks
+// that it is still the file that was read (the same file, size, time of
+// modification, and in the end checksum; see Err). Those of a pipe or a
+// device are read once and held, as are a shipped corpus's. Errors say the
+// file and the line ("corpus my.txt line 17: card 5: duplicate card 0H (also
+// card 2)").
 func OpenCalculation(name, arg string) (*Calculation, error) {
-	src, source, closeFile, err := open(arg)
+	f, b, err := open(arg)
 	if err != nil {
 		return nil, err
 	}
-	defer closeFile()
+	if f == nil {
+		return readCalculation(name, arg, bytesLines(b), "shipped "+strings.TrimSuffix(arg, ".txt"))
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return readCalculation(name, arg, readerLines(f, arg), "file "+arg)
+	}
+	n, sum, err := scanCalculation(readerLines(f, arg), arg, func(*solver.Deck) bool { return true })
+	if err != nil {
+		return nil, err
+	}
+	c := &Calculation{Name: name, Checksum: sum, Len: n, Source: "file " + arg, fail: &walkError{}}
+	c.gen = func(yield func(*solver.Deck) bool) { c.setErr(walkFile(arg, st, sum, n, yield)) }
+	return c, nil
+}
+
+// readCalculation reads a corpus from src into memory.
+func readCalculation(name, arg string, src lines, source string) (*Calculation, error) {
 	var ds []solver.Deck
+	n, sum, err := scanCalculation(src, arg, func(d *solver.Deck) bool {
+		ds = append(ds, *d)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Calculation{Name: name, Checksum: sum, Len: n, Source: source, decks: ds}, nil
+}
+
+// errStop stops a scan whose walker wants no more decks.
+var errStop = errors.New("stopped")
+
+// scanCalculation reads the standard52 corpus in src (arg for messages) and
+// gives each deck to deck, until deck returns false; it returns the number
+// of decks and the checksum of the file when it read it to the end (then
+// with every check of Read), 0 and "" when deck stopped it.
+func scanCalculation(src lines, arg string, deck func(*solver.Deck) bool) (int, string, error) {
+	var d solver.Deck
+	n := 0
 	h, sum, err := scanCorpus(src, arg, true, func(ids []int, _ bool) error {
 		if len(ids) != solver.DeckSize {
 			return nil // the kind is refused below, once the file has been checked
 		}
-		var d solver.Deck
 		toDeck(&d, ids)
-		ds = append(ds, d)
+		n++
+		if !deck(&d) {
+			return errStop
+		}
 		return nil
 	})
+	if errors.Is(err, errStop) {
+		return 0, "", nil
+	}
 	if err != nil {
-		return nil, fmt.Errorf("corpus %w", err)
+		return 0, "", fmt.Errorf("corpus %w", err)
 	}
 	if h.kind != cards.Standard52 {
-		return nil, fmt.Errorf("corpus %s: deck kind %s: Calculation needs standard52", arg, h.kind.Name())
+		return 0, "", fmt.Errorf("corpus %s: deck kind %s: Calculation needs standard52", arg, h.kind.Name())
 	}
-	return &Calculation{Name: name, Checksum: sum, Len: len(ds), Source: source, decks: ds}, nil
+	return n, sum, nil
 }
 
-// open finds the corpus arg names as Resolve does, and gives its lines, the
-// Source of a Calculation read from it and what closes it.
-func open(arg string) (src lines, source string, closeFile func(), err error) {
-	nothing := func() {}
-	if st, err := os.Stat(arg); err == nil && st.IsDir() {
-		return nil, "", nothing, fmt.Errorf("corpus %s: a directory, not a corpus file", arg)
+// walkFile reads the corpus file path again and yields its decks, checking
+// that it is the file first read (st0, with n decks and checksum sum).
+func walkFile(path string, st0 os.FileInfo, sum string, n int, yield func(*solver.Deck) bool) error {
+	changed := func(how string) error {
+		return fmt.Errorf("corpus %s: %s since it was first read: a corpus file must not change while it is played", path, how)
 	}
-	f, err := os.Open(arg)
-	if err == nil {
-		return readerLines(f, arg), "file " + arg, func() { _ = f.Close() }, nil
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("corpus %s: reading it again: %w", path, err)
 	}
-	if !errors.Is(err, os.ErrNotExist) {
-		return nil, "", nothing, fmt.Errorf("corpus: %w", err)
+	defer f.Close()
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return fmt.Errorf("corpus %s: reading it again: %w", path, err)
+	case !os.SameFile(st, st0):
+		return changed("replaced by another file")
+	case st.Size() != st0.Size() || !st.ModTime().Equal(st0.ModTime()):
+		return changed("written to")
 	}
-	if b, cerr := corpora.Bytes(arg); cerr == nil {
-		return bytesLines(b), "shipped " + strings.TrimSuffix(arg, ".txt"), nothing, nil
+	got, gotSum, err := scanCalculation(readerLines(f, path), path, yield)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w (it changed since it was first read: a corpus file must not change while it is played)", err)
+	case gotSum != "" && (got != n || gotSum != sum):
+		return changed("written to")
 	}
-	return nil, "", nothing, notFound(arg)
+	return nil
 }
 
 // GenerateCalculation is a corpus made on the fly by a generator ("shuffle

@@ -84,11 +84,19 @@ type ParseError struct {
 }
 
 func (e *ParseError) Error() string {
-	if e.Line == 0 {
-		return fmt.Sprintf("%s: %v", e.Name, e.Err)
+	msg := e.Err.Error()
+	// One line of bounded length, whatever the input quoted in it.
+	if len(msg) > maxMessage {
+		msg = strings.ToValidUTF8(msg[:maxMessage-3], "") + "..."
 	}
-	return fmt.Sprintf("%s line %d: %v", e.Name, e.Line, e.Err)
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.Name, msg)
+	}
+	return fmt.Sprintf("%s line %d: %s", e.Name, e.Line, msg)
 }
+
+// maxMessage bounds the reason a ParseError gives.
+const maxMessage = 200
 
 func (e *ParseError) Unwrap() error { return e.Err }
 
@@ -201,20 +209,26 @@ func bytesLines(data []byte) lines {
 	}
 }
 
-// maxLine is the longest line a streamed corpus may hold: a deck line of
-// the largest kind is a few hundred bytes.
-const maxLine = 64 << 10
+// MaxLine is the longest line a corpus file may hold, its line ending
+// included: a deck line of the largest kind is a few hundred bytes, so a
+// longer line means the input is not a corpus (binary data, /dev/zero), and
+// it is refused there, before more of it is read.
+const MaxLine = 64 << 10
+
+// errLongLine is what a line source returns for a line longer than MaxLine;
+// scanCorpus gives it the line's number.
+var errLongLine = fmt.Errorf("longer than %d bytes: not a corpus file", MaxLine)
 
 // readerLines are the lines of a file read as it is scanned, so that only
 // one line of it is held at a time.
 func readerLines(r io.Reader, name string) lines {
 	return func(yield func([]byte) bool) error {
-		br := bufio.NewReaderSize(r, maxLine)
+		br := bufio.NewReaderSize(r, MaxLine)
 		for {
 			line, err := br.ReadSlice('\n')
 			switch {
 			case err == bufio.ErrBufferFull:
-				return fmt.Errorf("reading %s: a line longer than %d bytes", name, maxLine)
+				return errLongLine
 			case err != nil && err != io.EOF:
 				return fmt.Errorf("reading %s: %w", name, err)
 			}
@@ -246,6 +260,9 @@ func scanCorpus(src lines, name string, rankOK bool, deck func(ids []int, rankOn
 	if bad != nil {
 		return nil, "", bad
 	}
+	if errors.Is(readErr, errLongLine) {
+		return nil, "", &ParseError{name, s.lineNo + 1, readErr}
+	}
 	if readErr != nil {
 		return nil, "", readErr
 	}
@@ -267,11 +284,31 @@ type scanner struct {
 
 var newline = []byte{'\n'}
 
+// Byte-order marks: UTF-8's is accepted at the start of a file (editors on
+// Windows write it) and is not part of the first line; UTF-16's are refused
+// by name, since a corpus is ASCII text.
+var (
+	bomUTF8    = []byte{0xef, 0xbb, 0xbf}
+	bomUTF16LE = []byte{0xff, 0xfe}
+	bomUTF16BE = []byte{0xfe, 0xff}
+)
+
 // line reads the next line of the file, without its "\n".
 func (s *scanner) line(line []byte) error {
 	h, name := s.h, s.name
 	s.lineNo++
 	lineNo := s.lineNo
+	if len(line) >= MaxLine {
+		return &ParseError{name, lineNo, errLongLine}
+	}
+	if lineNo == 1 {
+		switch {
+		case bytes.HasPrefix(line, bomUTF8):
+			line = line[len(bomUTF8):]
+		case bytes.HasPrefix(line, bomUTF16LE), bytes.HasPrefix(line, bomUTF16BE):
+			return &ParseError{name, lineNo, errors.New("UTF-16 text (it starts with a UTF-16 byte-order mark): a corpus file is ASCII text")}
+		}
+	}
 	if n := len(line); n > 0 && line[n-1] == '\r' {
 		line = line[:n-1]
 	}
@@ -291,6 +328,9 @@ func (s *scanner) line(line []byte) error {
 			return &ParseError{name, h.genLine, errors.New("generator without a seed line")}
 		}
 		s.ids = make([]int, h.kind.Size())
+	}
+	if err := asciiText(line); err != nil {
+		return &ParseError{name, lineNo, err}
 	}
 	rankOnly, err := h.kind.ParseLine(line, s.ids, s.rankOK)
 	if err != nil {
@@ -335,6 +375,18 @@ func (s *scanner) finish() (*header, string, error) {
 	return h, got, nil
 }
 
+// asciiText refuses a deck line with a byte no deck line holds: a control
+// character other than a tab or a carriage return, or a byte outside ASCII. It names the first,
+// so that binary input is refused on its first line with a short message.
+func asciiText(line []byte) error {
+	for i, c := range line {
+		if (c < ' ' && c != '\t' && c != '\r') || c >= 0x7f {
+			return fmt.Errorf("byte 0x%02x at column %d: a deck line is ASCII text (is this a corpus file?)", c, i+1)
+		}
+	}
+	return nil
+}
+
 func notation(rankOnly bool) string {
 	if rankOnly {
 		return "a rank-only"
@@ -342,42 +394,30 @@ func notation(rankOnly bool) string {
 	return "a card-by-card"
 }
 
-// readAll reads r whole, sizing the buffer up front when r knows its length.
-func readAll(r io.Reader, name string) ([]byte, error) {
-	var data []byte
-	var err error
-	if l, ok := r.(interface{ Len() int }); ok {
-		data = make([]byte, l.Len())
-		_, err = io.ReadFull(r, data)
-	} else {
-		data, err = io.ReadAll(r)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
-	}
-	return data, nil
-}
-
-// Read reads a corpus file. name is used in error messages, which give
-// the line and the reason ("corpus.txt line 17: card 5: duplicate card 0H
-// (also card 2)"); a count or checksum that does not match the decks is an
-// error too. Rank-only lines are accepted for standard52.
+// Read reads a corpus file line by line as it parses it, so that input
+// that is not a corpus is refused at its first bad line, never read whole.
+// name is used in error messages, which give the line and the reason
+// ("corpus.txt line 17: card 5: duplicate card 0H (also card 2)"); a count
+// or checksum that does not match the decks is an error too. Rank-only lines
+// are accepted for standard52.
 func Read(r io.Reader, name string) (*Corpus, error) {
-	data, err := readAll(r, name)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(data, name)
+	return parseLines(readerLines(r, name), name, 0)
 }
 
 // Parse is Read of a corpus file's bytes; it does not keep data.
 func Parse(data []byte, name string) (*Corpus, error) {
+	return parseLines(bytesLines(data), name, len(data))
+}
+
+// parseLines reads a corpus from src; size, when known, is the file's length
+// in bytes, to size the decks' backing array once.
+func parseLines(src lines, name string, size int) (*Corpus, error) {
 	c := &Corpus{}
 	var flat []int
-	// Size the backing array once: the deck lines are at least 2 bytes per card.
-	h, sum, err := scanCorpus(bytesLines(data), name, true, func(ids []int, rankOnly bool) error {
-		if flat == nil {
-			flat = make([]int, 0, len(data)/(2*len(ids))*len(ids)+len(ids))
+	h, sum, err := scanCorpus(src, name, true, func(ids []int, rankOnly bool) error {
+		if flat == nil && size > 0 {
+			// The deck lines are at least 2 bytes per card.
+			flat = make([]int, 0, size/(2*len(ids))*len(ids)+len(ids))
 		}
 		flat = append(flat, ids...)
 		c.RankOnly = rankOnly
@@ -397,32 +437,30 @@ func Parse(data []byte, name string) (*Corpus, error) {
 }
 
 // ReadCalculationDecks reads a standard52 corpus (card-by-card or rank-only
-// lines) as Calculation decks, with every check of Read. name is used
-// in error messages ("corpus.txt line 17: …").
+// lines) as Calculation decks, line by line, with every check of Read. name
+// is used in error messages ("corpus.txt line 17: …").
 func ReadCalculationDecks(r io.Reader, name string) ([]solver.Deck, error) {
-	data, err := readAll(r, name)
-	if err != nil {
-		return nil, err
-	}
-	return ParseCalculationDecks(data, name)
+	return calculationDecks(readerLines(r, name), name, 0)
 }
 
 // ParseCalculationDecks is ReadCalculationDecks of a corpus file's bytes.
 func ParseCalculationDecks(data []byte, name string) ([]solver.Deck, error) {
+	return calculationDecks(bytesLines(data), name, len(data))
+}
+
+// calculationDecks reads the Calculation decks of a corpus from src (size
+// as for parseLines).
+func calculationDecks(src lines, name string, size int) ([]solver.Deck, error) {
 	var out []solver.Deck
-	var kindErr error
-	h, _, err := scanCorpus(bytesLines(data), name, true, func(ids []int, _ bool) error {
+	h, _, err := scanCorpus(src, name, true, func(ids []int, _ bool) error {
 		if len(ids) != solver.DeckSize {
-			kindErr = fmt.Errorf("a %d-card deck: Calculation needs standard52", len(ids))
-			return kindErr
+			return fmt.Errorf("a %d-card deck: Calculation needs standard52", len(ids))
 		}
-		if out == nil {
-			out = make([]solver.Deck, 0, len(data)/(2*solver.DeckSize)+1)
+		if out == nil && size > 0 {
+			out = make([]solver.Deck, 0, size/(2*solver.DeckSize)+1)
 		}
 		var d solver.Deck
-		for i, id := range ids {
-			d[i] = solver.Rank(id%13 + 1)
-		}
+		toDeck(&d, ids)
 		out = append(out, d)
 		return nil
 	})

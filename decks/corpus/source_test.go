@@ -11,22 +11,27 @@ import (
 )
 
 // An existing file wins over a shipped name; a shipped name is read when no
-// such file exists; a directory or an unknown name is refused.
+// such file exists; a directory, an unknown name, or a file that is not a
+// corpus is refused.
 func TestResolve(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	shipped, _ := corpora.Bytes("uniform-1000")
+	mine := swapCards(0, 1) + "\n"
 	tests := []struct {
 		name, arg, want, err string
 		setup                func()
 	}{
 		{name: "shipped name", arg: "uniform-1000", want: string(shipped)},
 		{name: "shipped name with .txt", arg: "uniform-1000.txt", want: string(shipped)},
-		{name: "file wins over name", arg: "uniform-1000", want: "mine\n", setup: func() {
-			os.WriteFile("uniform-1000", []byte("mine\n"), 0o644)
+		{name: "file wins over name", arg: "uniform-1000", want: mine, setup: func() {
+			os.WriteFile("uniform-1000", []byte(mine), 0o644)
 		}},
-		{name: "file", arg: filepath.Join(dir, "f.txt"), want: "f\n", setup: func() {
-			os.WriteFile(filepath.Join(dir, "f.txt"), []byte("f\n"), 0o644)
+		{name: "file", arg: filepath.Join(dir, "f.txt"), want: freshLine + "\n", setup: func() {
+			os.WriteFile(filepath.Join(dir, "f.txt"), []byte(freshLine+"\n"), 0o644)
+		}},
+		{name: "not a corpus", arg: "junk", err: "junk line 1: rank-only deck, card 2: unknown rank 'u'", setup: func() {
+			os.WriteFile("junk", []byte("junk\n"+freshLine+"\n"), 0o644)
 		}},
 		{name: "directory", arg: dir, err: "a directory, not a corpus file"},
 		{name: "neither", arg: "nope", err: "no such file, and no shipped corpus of that name"},

@@ -2,7 +2,11 @@ package corpus
 
 import (
 	"bytes"
+	"context"
+	"crypto/sha256"
 	"fmt"
+	"hash"
+	"io"
 	"strings"
 
 	"github.com/calcsol/calcsol/decks/shuffle"
@@ -10,7 +14,11 @@ import (
 
 // Verdict says what VerifyFile checked of a corpus file.
 type Verdict struct {
+	// Corpus is the corpus read; VerifyNamed leaves its Decks nil when the
+	// file verified without being held.
 	Corpus *Corpus
+	// Decks is the number of decks.
+	Decks int
 	// Regenerated is set when the header names a generator and a seed and
 	// they make the file again byte for byte.
 	Regenerated bool
@@ -51,7 +59,7 @@ func VerifyFile(data []byte, name string, p shuffle.Params) (*Verdict, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &Verdict{Corpus: c}
+	v := &Verdict{Corpus: c, Decks: len(c.Decks)}
 	if c.Generator == "" {
 		return v, nil
 	}
@@ -92,6 +100,8 @@ func firstDifference(file, want []byte) string {
 			continue
 		}
 		switch {
+		case i == 0 && bytes.HasPrefix(f, bomUTF8) && bytes.Equal(f[len(bomUTF8):], w):
+			return "line 1 starts with a UTF-8 byte-order mark (EF BB BF); calcsol writes none"
 		case bytes.HasSuffix(f, []byte("\r\n")) && bytes.Equal(f[:len(f)-2], w[:len(w)-1]):
 			return fmt.Sprintf("line %d ends with CRLF (\\r\\n); calcsol writes LF (\\n) line endings", i+1)
 		case !bytes.HasSuffix(f, []byte("\n")) && bytes.Equal(f, w[:len(w)-1]):
@@ -114,11 +124,62 @@ func clip(b []byte) string {
 }
 
 // VerifyNamed is VerifyFile for the corpus arg names: a file, or a shipped
-// corpus (see Resolve).
+// corpus (see Resolve). It reads the file line by line with every check of
+// Read, keeping no deck, and when the header names a generator compares the
+// SHA-256 of the whole file with that of the bytes the generator writes,
+// made deck by deck: a file that verifies costs no memory per deck. Only a
+// file that does not is read again whole, for VerifyFile to say where it
+// differs.
 func VerifyNamed(arg string, p shuffle.Params) (*Verdict, error) {
+	f, b, err := open(arg)
+	if err != nil {
+		return nil, err
+	}
+	file := &hashCount{h: sha256.New()}
+	src := bytesLines(b)
+	if f != nil {
+		defer f.Close()
+		src = readerLines(io.TeeReader(f, file), arg)
+	} else {
+		file.Write(b)
+	}
+	decks, rankOnly := 0, false
+	h, sum, err := scanCorpus(src, arg, true, func(_ []int, ro bool) error {
+		decks, rankOnly = decks+1, ro
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	c := &Corpus{Kind: h.kind, Generator: h.generator, Seed: h.seed, RankOnly: rankOnly, Checksum: sum,
+		GeneratorLine: h.genLine, HeaderCount: h.countLine != 0, HeaderChecksum: h.sumLine != 0}
+	v := &Verdict{Corpus: c, Decks: decks}
+	if c.Generator == "" {
+		return v, nil
+	}
+	if g, err := ParseGenerator(c.Generator, p); err == nil && g.Spec() == c.Generator {
+		made := &hashCount{h: sha256.New()}
+		s := Spec{Kind: c.Kind, Generator: g, Seed: c.Seed, Count: decks, RankOnly: rankOnly}
+		if _, err := WriteGenerated(context.Background(), made, s); err == nil &&
+			made.n == file.n && bytes.Equal(made.h.Sum(nil), file.h.Sum(nil)) {
+			v.Regenerated = true
+			return v, nil
+		}
+	}
 	data, err := Resolve(arg)
 	if err != nil {
 		return nil, err
 	}
 	return VerifyFile(data, arg, p)
+}
+
+// hashCount hashes and counts the bytes written to it.
+type hashCount struct {
+	h hash.Hash
+	n int64
+}
+
+func (w *hashCount) Write(p []byte) (int, error) {
+	w.n += int64(len(p))
+	return w.h.Write(p)
 }

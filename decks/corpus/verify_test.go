@@ -1,6 +1,9 @@
 package corpus
 
 import (
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -28,22 +31,58 @@ func TestVerifyFile(t *testing.T) {
 		{name: "no header", file: decks, checked: "no generator in the header: format checked"},
 		{name: "count only", file: "# count 3\n" + decks, checked: "no generator in the header: format and count checked"},
 		{name: "count and sum", file: strings.Join(append(lines[:2], lines[4:]...), ""), checked: "no generator in the header: format, count and checksum checked"},
+		{name: "BOM", file: "\xef\xbb\xbf" + string(good), err: "line 1 starts with a UTF-8 byte-order mark"},
+		{name: "bad card", file: strings.Join(lines[:6], "") + "ZZ" + strings.Join(lines[6:], "")[2:], err: "c.txt line 7: card 1"},
 	}
+	t.Chdir(t.TempDir())
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			v, err := VerifyFile([]byte(tc.file), "c.txt", shuffle.DefaultParams())
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("error %v, want %q", err, tc.err)
+		// VerifyNamed, which reads the file line by line and holds it only
+		// when it does not verify, says the same as VerifyFile.
+		for _, named := range []bool{false, true} {
+			t.Run(tc.name+map[bool]string{true: "/named"}[named], func(t *testing.T) {
+				v, err := VerifyFile([]byte(tc.file), "c.txt", shuffle.DefaultParams())
+				if named {
+					if err := os.WriteFile("c.txt", []byte(tc.file), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					v, err = VerifyNamed("c.txt", shuffle.DefaultParams())
 				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := v.Checked(); got != tc.checked {
-				t.Errorf("Checked() = %q, want %q", got, tc.checked)
-			}
-		})
+				if tc.err != "" {
+					if err == nil || !strings.Contains(err.Error(), tc.err) {
+						t.Fatalf("error %v, want %q", err, tc.err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := v.Checked(); got != tc.checked || v.Decks != 3 {
+					t.Errorf("Checked() = %q, %d decks; want %q, 3", got, v.Decks, tc.checked)
+				}
+			})
+		}
+	}
+}
+
+// VerifyNamed of a file that verifies allocates about the same bytes for
+// 20 times the decks: none is held.
+func TestVerifyNamedMemoryFlat(t *testing.T) {
+	dir := t.TempDir()
+	alloc := func(count int) uint64 {
+		path := filepath.Join(dir, "c.txt")
+		writeUniform(t, path, count)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		v, err := VerifyNamed(path, shuffle.DefaultParams())
+		runtime.ReadMemStats(&after)
+		if err != nil || !v.Regenerated || v.Decks != count {
+			t.Fatalf("%d decks: %v", count, err)
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := alloc(500), alloc(10000)
+	// 10,000 decks held would be 1.5 MB of file and 4 MB of [][]int.
+	if large > 2*small+256<<10 {
+		t.Errorf("500 decks allocate %d bytes, 10,000 decks %d: memory grows with the count", small, large)
 	}
 }

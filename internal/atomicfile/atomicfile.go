@@ -26,12 +26,14 @@ type File struct {
 	done bool
 }
 
-// Create opens a temporary file beside path (".NAME.tmp-NNN").
+// Create opens a temporary file beside path (".NAME.tmp-NNN"), locked
+// while it is open (see RemoveStale).
 func Create(path string) (*File, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
+	lock(f)
 	return &File{File: f, path: path}, nil
 }
 
