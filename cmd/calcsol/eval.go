@@ -69,6 +69,7 @@ with 'calcsol eval compare' (McNemar's test). See docs/eval.md.`,
 	f.Bool("reasons", false, "also print, per variant, how the games ended (won, which card exhausted the list, stuck, …)")
 	f.Bool("jsonl", false, "print one JSON record per deck (summary to standard error); plays one variant")
 	f.String("out", "", "write the JSONL records to this file instead (summary to standard output); plays one variant")
+	f.Bool("blind", false, "blind play for an untrusted strategy: the corpus drawn afresh from its generator with a secret seed, revealed at the end")
 	f.Bool("wide", false, "the literature's figure as a column and the whole bound table, at any width (the summary fits 100 columns, or $COLUMNS, otherwise)")
 	// The games/s column depends on the machine: the golden tests turn it off.
 	f.Bool("timing", true, "show the games/s column")
@@ -95,9 +96,17 @@ func runEval(cmd *cobra.Command, _ []string) error {
 			return badInput("--out: %v", err)
 		}
 	}
-	cs, err := corpus.OpenCalculation(corpusArg, corpusArg)
+	blind, _ := f.GetBool("blind")
+	var secret *tournament.Blind
+	var cs *corpus.Calculation
+	var err error
+	if blind {
+		secret, cs, err = blindCorpus(cmd.ErrOrStderr(), corpusArg)
+	} else if cs, err = corpus.OpenCalculation(corpusArg, corpusArg); err != nil {
+		err = badInput("%v", err)
+	}
 	if err != nil {
-		return badInput("%v", err)
+		return err
 	}
 	variants := []solver.Rules{{Stacks: 3}, {Stacks: 3, Preplaced: true}, {Stacks: 4}, {Stacks: 4, Preplaced: true}}
 	if f.Changed("stacks") || f.Changed("preplaced") || jsonl || out != "" {
@@ -116,7 +125,7 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	// The shared progress line over all variants, drawn only on a terminal.
 	bar := progress.Start(cmd.ErrOrStderr(), "games", int64(cs.Len*len(variants)))
 	count := bar.Count(0)
-	opt := tournament.RunOptions{Workers: workers, Progress: func(done, _ int) { count(done) }}
+	opt := tournament.RunOptions{Workers: workers, Progress: func(done, _ int) { count(done) }, Blind: secret}
 	rows, skipped, err := tournament.Variants(ctx, cs, variants, func(r solver.Rules) (solver.Strategy, string, error) { return newStrategy(cmd, r) }, opt)
 	bar.Stop()
 	if err != nil {
@@ -160,6 +169,7 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	if out != "" {
 		fmt.Fprintf(summaryOut, "per-deck records: %s\n", out)
 	}
+	blindReveal(summaryOut, secret, corpusArg)
 	return tournament.CheckPossible(efficiency)
 }
 

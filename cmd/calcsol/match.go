@@ -56,6 +56,7 @@ at --max. See docs/eval.md.`,
 	f.Uint64("seed", 1, "run seed: stochastic strategies' game seeds derive from it")
 	f.Int("workers", runtime.GOMAXPROCS(0), "games played in parallel")
 	f.String("format", "text", "output format: text, json")
+	f.Bool("blind", false, "blind play for untrusted strategies: the corpus drawn afresh with a secret seed (and the order of play from it), revealed at the end")
 	return cmd
 }
 
@@ -89,7 +90,19 @@ func runMatch(cmd *cobra.Command, args []string) error {
 		return badInput("--workers %d: want at least 1", opt.Workers)
 	}
 	corpusArg, _ := f.GetString("corpus")
-	if opt.Corpus, err = corpus.OpenCalculation(corpusArg, corpusArg); err != nil {
+	blind, _ := f.GetBool("blind")
+	var secret *tournament.Blind
+	if blind {
+		if f.Changed("order-seed") {
+			return badInput("--blind: the order of play is drawn from the secret seed; leave out --order-seed")
+		}
+		if secret, opt.Corpus, err = blindCorpus(cmd.ErrOrStderr(), corpusArg); err != nil {
+			return err
+		}
+		opt.OrderSeed = secret.MatchOrderSeed()
+		opt.Seed ^= secret.GameSeedBase()
+		opt.GameIDs = secret.GameIDs("match")
+	} else if opt.Corpus, err = corpus.OpenCalculation(corpusArg, corpusArg); err != nil {
 		return badInput("%v", err)
 	}
 	reg := strategyRegistry()
@@ -118,6 +131,7 @@ func runMatch(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	blindReveal(cmd.ErrOrStderr(), secret, corpusArg)
 	if format == "json" {
 		return report.WriteMatchJSON(cmd.OutOrStdout(), m)
 	}

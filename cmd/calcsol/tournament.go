@@ -85,6 +85,7 @@ status 2). See docs/tournament.md.`,
 	f.Duration("stop-after", 0, "after this long (e.g. 2h30m) begin no new games, finish those in play and stop (exit status 5; continue with --resume); 0: no limit")
 	f.Bool("trace", false, "record every game's moves in results.jsonl")
 	f.Bool("timing", true, "show ms per game (differs between runs)")
+	f.Bool("blind", false, "blind play for untrusted strategies: every corpus drawn afresh with a secret seed, revealed at the end")
 	addFitFlags(cmd)
 	return cmd
 }
@@ -255,12 +256,14 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	}
 	// Output paths are checked before any work.
 	data, file := configs.TournamentYAML(), "configs/tournament.yaml (built in)"
+	blind, _ := f.GetBool("blind")
+	var secret *tournament.Blind // a resumed blind run's
 	switch {
 	case out != "" && resume != "":
 		return badInput("--out and --resume: give one (--resume writes into the directory it continues)")
 	case resume != "":
-		if len(args) > 0 || shard != "" || f.Changed("trace") {
-			return badInput("--resume takes the config, shard and trace of the run it continues; give none")
+		if len(args) > 0 || shard != "" || f.Changed("trace") || f.Changed("blind") {
+			return badInput("--resume takes the config, shard, trace and blind setting of the run it continues; give none")
 		}
 		if err := atomicfile.CheckDir(resume); err != nil {
 			return badInput("--resume: %v", err)
@@ -271,6 +274,11 @@ func runTournament(cmd *cobra.Command, args []string) error {
 		}
 		opt.Dir, opt.Resume = resume, &m
 		data, file = text, filepath.Join(resume, tournament.ConfigFile)
+		if m.Blind != nil {
+			if secret, err = tournament.ReadBlindSeed(resume, m); err != nil {
+				return badInput("--resume: %v", err)
+			}
+		}
 	case out != "":
 		if err := atomicfile.CheckDir(out); err != nil {
 			return badInput("--out: %v", err)
@@ -290,9 +298,12 @@ func runTournament(cmd *cobra.Command, args []string) error {
 
 	ctx, stop := signalContext(cmd)
 	defer stop()
-	t, text, err := configs.LoadTournament(ctx, data, file, strategyRegistry())
+	t, text, err := configs.LoadTournamentBlind(ctx, data, file, strategyRegistry(), blind, secret)
 	if err != nil {
 		return badInput("%w", err)
+	}
+	if t.Blind() != nil && opt.Shard.N > 1 {
+		return badInput("--shard %s: a blind run cannot be sharded: each shard would draw its own secret decks", shard)
 	}
 	opt.Config = text
 	stopCh := make(chan struct{})
@@ -303,6 +314,9 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	if de := (*tournament.DirError)(nil); errors.As(err, &de) {
 		return badInput("%w", err)
 	} else if err != nil {
+		return err
+	}
+	if err := commitBlind(cmd, t, opt.Dir, opt.Resume != nil); err != nil {
 		return err
 	}
 	if stopAfter > 0 {
@@ -321,8 +335,12 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	if err := report.Write(w, rep, format, ropt); err != nil {
 		return err
 	}
+	m, err := revealBlind(cmd, t, opt.Dir, s.Manifest())
+	if err != nil {
+		return err
+	}
 	if opt.Dir != "" {
-		if err := report.WriteFiles(opt.Dir, rep, s.Manifest()); err != nil {
+		if err := report.WriteFiles(opt.Dir, rep, m); err != nil {
 			return err
 		}
 		if format == "table" {
