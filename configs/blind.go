@@ -137,7 +137,7 @@ func BlindSource(arg string) (spec string, count int, err error) {
 		return "", 0, fmt.Errorf("corpus %s line %d: %w", arg, n+1, err)
 	}
 	if spec == "" {
-		return "", 0, fmt.Errorf("corpus %s: no \"# generator\" line, so a fixed list of decks: blind play draws decks afresh from a generator and cannot blind it (give the generator instead: generator:, seed:, count:)", arg)
+		return "", 0, fmt.Errorf("corpus %s: no \"# generator\" line: a fixed list of decks, which blind play cannot draw afresh", arg)
 	}
 	if count == 0 {
 		count = decks

@@ -10,7 +10,7 @@ import (
 	"github.com/calcsol/calcsol/tournament"
 )
 
-const deckLine = "2C 9D KH JH 4S 6C 7H 8H 3C 9S 6S JD JS 7S 9H 4C 0H 5H 3D QS 4D 9C KD 5S 7D 2H JC 0S 8S 6H QH AC AS 3H AD 3S 2D KS 2S 6D 0D AH 8C QC 5D KC 4H 8D 5C 7C"
+const deckLine = "2C 9D KH JH 4S 6C 7H 8H 3C 9S 6S JD JS 7S 9H 4C 0H 5H 3D QS 4D 9C KD 5S 7D 2H JC 0S 8S 6H QH AC AS 3H AD 3S 2D KS 2S 6D 0D AH 8C QC 5D KC 4H 8D 5C 7C QD 0C"
 
 func TestBlindSource(t *testing.T) {
 	dir := t.TempDir()
@@ -30,7 +30,7 @@ func TestBlindSource(t *testing.T) {
 		{"shipped large", "uniform-30000", "shuffle U", 30000, ""},
 		{"file with count", write("c.txt", "# generator shuffle R^4\n# seed 3\n# count 7\n"+deckLine+"\n"), "shuffle R^4", 7, ""},
 		{"file counted", write("n.txt", "# generator deal players=4,adjust=50,target=pairs\n"+deckLine+"\n\n"+deckLine+"\n"), "deal players=4,adjust=50,target=pairs", 2, ""},
-		{"no generator", write("g.txt", "# seed 1\n"+deckLine+"\n"), "", 0, "no \"# generator\" line, so a fixed list of decks"},
+		{"no generator", write("g.txt", "# seed 1\n"+deckLine+"\n"), "", 0, "no \"# generator\" line: a fixed list of decks"},
 		{"other kind", write("k.txt", "# kind tcg60\n# generator shuffle U\n"), "", 0, "k.txt line 1: deck kind tcg60"},
 		{"bad count", write("b.txt", "# generator shuffle U\n# count x\n"), "", 0, "b.txt line 2: count \"x\""},
 		{"no decks", write("e.txt", "# generator shuffle U\n"), "", 0, "no deck lines"},

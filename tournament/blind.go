@@ -38,7 +38,7 @@ const BlindSeedFile = "blind-seed"
 // and the games' seeds derive.
 type Blind struct {
 	secret [32]byte
-	draws  map[string]BlindDraw // the corpora Draw made, by name
+	draws  map[string]BlindDraw // the corpora Draw made, by checksum
 }
 
 // NewBlind draws a new secret from crypto/rand.
@@ -109,7 +109,7 @@ func (b *Blind) Draw(name, spec string, count int, of string) (*Corpus, error) {
 	if b.draws == nil {
 		b.draws = map[string]BlindDraw{}
 	}
-	b.draws[name] = BlindDraw{Generator: spec, Count: count, Checksum: c.Checksum}
+	b.draws[c.Checksum] = BlindDraw{Generator: spec, Count: count, Checksum: c.Checksum}
 	return c, nil
 }
 
@@ -173,7 +173,7 @@ func checkBlind(plan Plan) error {
 		return nil
 	}
 	for _, c := range plan.Corpora {
-		if d, ok := plan.Blind.draws[c.Name]; !ok || d.Checksum != c.Checksum {
+		if _, ok := plan.Blind.draws[c.Checksum]; !ok {
 			return fmt.Errorf("blind: corpus %s was not drawn by the run's secret (Blind.Draw)", c.Name)
 		}
 	}
@@ -271,7 +271,7 @@ func (t *Tournament) manifestBlind() *ManifestBlind {
 	}
 	mb := &ManifestBlind{SeedSHA256: t.blind.b.Commitment()}
 	for _, c := range t.plan.Corpora {
-		d := t.blind.b.draws[c.Name]
+		d := t.blind.b.draws[c.Checksum]
 		mb.Corpora = append(mb.Corpora, ManifestBlindDraw{Corpus: c.Name, Generator: d.Generator, Count: d.Count})
 	}
 	return mb

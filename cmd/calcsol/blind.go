@@ -31,7 +31,7 @@ that writes its decks, so that the games can be replayed deck by deck (the
 records' deck field is the index in that file). Exit status 0 when all
 holds, 1 when something does not, 2 when DIR is not a finished blind report.
 See docs/tournament.md.`,
-		Example: `  calcsol verify-blind report`,
+		Example: `  calcsol verify-blind blind-report`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m, err := tournament.ReadManifest(args[0])
@@ -124,6 +124,7 @@ func blindCorpus(w io.Writer, arg string) (*tournament.Blind, *corpus.Calculatio
 	if err != nil {
 		return nil, nil, badInput("--blind: %v", err)
 	}
+	c.Name = arg + " drawn blind"
 	fmt.Fprintf(w, "blind: %d decks of %s drawn afresh with a secret seed, sha256 %s\n", count, spec, b.Commitment())
 	return b, c, nil
 }

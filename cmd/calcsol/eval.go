@@ -54,12 +54,19 @@ output and the summary to standard error, or, with --out FILE, the records to
 FILE (written to a temporary file and renamed; the path is checked before
 any game is played) and the summary to standard output. --jsonl and --out
 play one variant. Compare two such runs deck by deck
-with 'calcsol eval compare' (McNemar's test). See docs/eval.md.`,
+with 'calcsol eval compare' (McNemar's test).
+
+--blind, for a strategy that is not trusted, plays decks drawn afresh from
+the corpus's generator (its '# generator' line) with a secret seed, in a
+secret order, under opaque game ids; the seed's SHA-256 is printed on
+standard error before the first game, the seed and the command that writes
+the decks after the last. See docs/eval.md.`,
 		Example: `  calcsol eval
   calcsol eval --corpus uniform-1000 --stacks 4
   calcsol eval --corpus my-decks.txt --table my-table.yaml --stacks 3
   calcsol eval --corpus uniform-1000 --out base.jsonl && calcsol eval --corpus uniform-1000 --option deadlock_check=exact --out exact.jsonl
-  calcsol eval compare base.jsonl exact.jsonl`,
+  calcsol eval compare base.jsonl exact.jsonl
+  calcsol eval --corpus uniform-1000 --stacks 4 --blind`,
 		Args: cobra.NoArgs,
 		RunE: runEval,
 	}
@@ -142,7 +149,11 @@ func runEval(cmd *cobra.Command, _ []string) error {
 			return err
 		}
 	}
-	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", corpusArg, cs.Len, workers)
+	label := corpusArg
+	if blind {
+		label = cs.Name
+	}
+	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", label, cs.Len, workers)
 	wide, _ := f.GetBool("wide")
 	timing, _ := f.GetBool("timing")
 	ropt := report.Options{Timing: timing, Wide: wide, Width: terminalWidth()}

@@ -38,10 +38,17 @@ The verdict gives each side's wins with the Wilson 95 % interval, the decks
 only one side won, the paired difference B − A with Newcombe's interval and
 McNemar's exact p, and "A is stronger", "B is stronger", "no advantage of
 odds … either way" (each with the decks it took), or "no difference shown"
-at --max. See docs/eval.md.`,
+at --max.
+
+--blind, for strategies that are not trusted, plays decks drawn afresh from
+the corpus's generator with a secret seed, in an order drawn from it, under
+opaque game ids; the seed's SHA-256 is printed on standard error before the
+first game, the seed and the command that writes the decks after the last.
+See docs/eval.md.`,
 		Example: `  calcsol match priority tuned-3 --stacks 3
   calcsol match fast-4p priority:table=tuned-4-preplaced --stacks 4 --preplaced --format json
-  calcsol match priority priority:deadlock_check=exact --corpus uniform-1000 --odds 2`,
+  calcsol match priority priority:deadlock_check=exact --corpus uniform-1000 --odds 2
+  calcsol match priority tuned-4 --stacks 4 --corpus uniform-1000 --blind`,
 		Args: cobra.ExactArgs(2),
 		RunE: runMatch,
 	}

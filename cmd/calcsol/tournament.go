@@ -64,6 +64,15 @@ recorded, and the run stops with exit status 5, to be continued with
 0). Every sitting plays at least one chunk. Ctrl-C stops at once instead,
 dropping the games in play.
 
+--blind (or blind: true in the config) is for strategies that are not
+trusted: every corpus is drawn afresh from its generator (a shipped corpus's,
+a generator entry's, or a corpus file's '# generator' line; a file without
+one is refused) with a seed from crypto/rand, whose SHA-256 the manifest
+holds from before the first game; the decks are played in a secret order
+and the strategies see opaque game ids. The seed is kept in DIR/blind-seed
+(owner only) until the run ends, then revealed in the manifest; 'calcsol
+verify-blind DIR' checks the decks against it. A blind run cannot be sharded.
+
 Bad configs fail before any game with the file, line, key and reason (exit
 status 2). See docs/tournament.md.`,
 		Example: `  calcsol tournament --shard 1/50     # the shipped tournament on every 50th deck: a second
@@ -72,7 +81,9 @@ status 2). See docs/tournament.md.`,
   calcsol tournament --resume report
   calcsol tournament --resume report --stop-after 2h30m
   calcsol tournament my-tournament.yaml --shard 2/8 --out shard-2
-  calcsol merge --out report shard-1 shard-2 shard-3`,
+  calcsol merge --out report shard-1 shard-2 shard-3
+  calcsol tournament my-tournament.yaml --blind --out blind-report   # for strategies not trusted
+  calcsol verify-blind blind-report`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: runTournament,
 	}
