@@ -397,10 +397,11 @@ func VerifyBlind(m Manifest) ([]string, error) {
 }
 
 // generateCommand is the `calcsol corpus generate` command line that writes
-// count decks of generator spec with seed to file.
+// count decks of generator spec with seed to file, on two lines (a shell's
+// backslash continues the first) so that it fits a terminal.
 func generateCommand(spec string, seed uint64, count int, file string) string {
 	kind, params, _ := strings.Cut(spec, " ")
-	return fmt.Sprintf("calcsol corpus generate --%s '%s' --seed %d --count %d --out %s", kind, params, seed, count, file)
+	return fmt.Sprintf("calcsol corpus generate --%s '%s' --seed %d \\\n    --count %d --out %s", kind, params, seed, count, file)
 }
 
 // GenerateCommand is generateCommand for a blind eval or match: the command

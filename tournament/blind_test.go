@@ -250,7 +250,7 @@ func TestVerifyBlind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "calcsol corpus generate --shuffle 'U' --seed "; len(cmds) != 1 || !strings.HasPrefix(cmds[0], want) || !strings.HasSuffix(cmds[0], " --count 300 --out blind-u.txt") {
+	if want := "calcsol corpus generate --shuffle 'U' --seed "; len(cmds) != 1 || !strings.HasPrefix(cmds[0], want) || !strings.HasSuffix(cmds[0], " \\\n    --count 300 --out blind-u.txt") {
 		t.Errorf("commands %q", cmds)
 	}
 	for _, tc := range []struct {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -47,9 +48,10 @@ See docs/tournament.md.`,
 				return fmt.Errorf("verify-blind %s: %w", args[0], err)
 			}
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "seed %s: its sha256 is the commitment %s\n", m.Blind.Seed, m.Blind.SeedSHA256)
+			fmt.Fprintf(w, "seed   %s\nsha256 %s: as committed\n", m.Blind.Seed, m.Blind.SeedSHA256)
 			for i, d := range m.Blind.Corpora {
-				fmt.Fprintf(w, "corpus %s: %d decks of %s, the checksum the run played\n  %s\n", d.Corpus, d.Count, d.Generator, cmds[i])
+				fmt.Fprintf(w, "corpus %s: %d decks of %s, the checksum the run played; its decks:\n  %s\n",
+					d.Corpus, d.Count, d.Generator, indent(cmds[i]))
 			}
 			return nil
 		},
@@ -71,11 +73,11 @@ func commitBlind(cmd *cobra.Command, t *tournament.Tournament, dir string, resum
 			return fmt.Errorf("blind: keeping the secret seed: %w", err)
 		}
 	}
-	where := "shown when the run ends"
+	where := "shown"
 	if dir != "" {
-		where = "revealed in " + filepath.Join(dir, tournament.ManifestFile) + " when the run ends"
+		where = "revealed in " + filepath.Join(dir, tournament.ManifestFile)
 	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "blind: every corpus drawn afresh with a secret seed, sha256 %s; %s\n", b.Commitment(), where)
+	fmt.Fprintf(cmd.ErrOrStderr(), "blind: every corpus drawn afresh with a secret seed, to be %s at the end\nblind: seed sha256 %s\n", where, b.Commitment())
 	return nil
 }
 
@@ -92,9 +94,9 @@ func revealBlind(cmd *cobra.Command, t *tournament.Tournament, dir string, m tou
 	}
 	w := cmd.ErrOrStderr()
 	if dir == "" {
-		fmt.Fprintf(w, "blind: seed %s (sha256 %s)\n", b.Seed(), b.Commitment())
+		fmt.Fprintf(w, "blind: seed %s\n", b.Seed())
 		for _, d := range m.Blind.Corpora {
-			fmt.Fprintf(w, "  %s: %s\n", d.Corpus, b.GenerateCommand(d.Corpus, d.Generator, d.Count))
+			fmt.Fprintf(w, "  corpus %s:\n    %s\n", d.Corpus, indent("  " + b.GenerateCommand(d.Corpus, d.Generator, d.Count))[2:])
 		}
 		return m, nil
 	}
@@ -125,7 +127,7 @@ func blindCorpus(w io.Writer, arg string) (*tournament.Blind, *corpus.Calculatio
 		return nil, nil, badInput("--blind: %v", err)
 	}
 	c.Name = arg + " drawn blind"
-	fmt.Fprintf(w, "blind: %d decks of %s drawn afresh with a secret seed, sha256 %s\n", count, spec, b.Commitment())
+	fmt.Fprintf(w, "blind: %d decks of %s drawn afresh with a secret seed\nblind: seed sha256 %s\n", count, spec, b.Commitment())
 	return b, c, nil
 }
 
@@ -136,5 +138,8 @@ func blindReveal(w io.Writer, b *tournament.Blind, arg string) {
 		return
 	}
 	spec, count, _ := configs.BlindSource(arg)
-	fmt.Fprintf(w, "blind: seed %s (sha256 %s); the decks:\n  %s\n", b.Seed(), b.Commitment(), b.GenerateCommand(arg, spec, count))
+	fmt.Fprintf(w, "blind: seed %s; the decks:\n  %s\n", b.Seed(), indent(b.GenerateCommand(arg, spec, count)))
 }
+
+// indent indents the lines of s after the first by two spaces.
+func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n  ") }

@@ -73,6 +73,11 @@ func TestBlindPlayDefeatsLookup(t *testing.T) {
 				name := "lookup-" + m
 				n := foundCount(t, found[m])
 				t.Logf("%s: %d of 100 decks found, %d won; priority won %d", name, n, wins[name], wins["priority"])
+				for _, p := range rep.Pairs {
+					if p.A == name && p.B == "priority" || p.B == name && p.A == "priority" {
+						t.Logf("  %s won %d decks only, %s %d", p.A, p.OnlyA, p.B, p.OnlyB)
+					}
+				}
 				if !tc.blind {
 					// Every deck found, and far more won than the honest player
 					// (98 against 37 when this test was written).
