@@ -115,6 +115,9 @@ func BlindSource(arg string) (spec string, count int, err error) {
 		}
 		meta, ok := strings.CutPrefix(line, "#")
 		if !ok {
+			if spec != "" && count > 0 {
+				break // the header said all; the reader of the decks checks them
+			}
 			decks++
 			continue
 		}

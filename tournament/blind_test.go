@@ -85,7 +85,7 @@ func TestBlindGameIDs(t *testing.T) {
 	ids := testBlind(t, testSeedA).GameIDs("cell")
 	seen := map[solver.GameID]int{}
 	small := 0
-	for d := range 100_000 {
+	for d := range 20_000 {
 		id := ids(d)
 		if prev, dup := seen[id]; dup {
 			t.Fatalf("decks %d and %d share id %d", prev, d, id)
@@ -95,8 +95,8 @@ func TestBlindGameIDs(t *testing.T) {
 			small++
 		}
 	}
-	if small > 10 { // about 2.3e-5 expected from a random permutation
-		t.Errorf("%d of 100000 ids below 2^32", small)
+	if small > 5 { // about 0.005 expected from a random permutation
+		t.Errorf("%d of 20000 ids below 2^32", small)
 	}
 }
 
