@@ -11,6 +11,7 @@ import (
 
 	"github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/solver"
+	"github.com/calcsol/calcsol/tournament/stats"
 )
 
 const (
@@ -303,5 +304,43 @@ func TestBlindSeedFile(t *testing.T) {
 	}
 	if _, err := ReadBlindSeed(t.TempDir(), Manifest{Blind: &ManifestBlind{SeedSHA256: b.Commitment()}}); err == nil || !strings.Contains(err.Error(), "cannot go on") {
 		t.Errorf("no seed file: %v", err)
+	}
+}
+
+// For an honest deterministic strategy blind play changes nothing but the
+// order and the ids: Single, blind or not, on the same drawn decks gives the
+// same results in deck order; a blind match shows opaque ids only.
+func TestBlindSingleAndMatch(t *testing.T) {
+	b := testBlind(t, testSeedA)
+	c, err := b.Draw("u", "shuffle U", 200, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := Entrant{Name: "greedy", Strategy: newGreedy()}
+	v := Variant{Rules: solver.Rules{Stacks: 4}}
+	_, public, err := Single(context.Background(), e, c, v, RunOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, blind, err := Single(context.Background(), e, c, v, RunOptions{Workers: 2, Blind: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(public, blind) {
+		t.Error("blind Single: other results, or not in deck order")
+	}
+	rec := &recorder{ids: map[solver.GameID]bool{}, seeds: map[uint64]bool{}}
+	m, err := Match(context.Background(), rec, newGreedy(), [2]string{"rec", "greedy"},
+		MatchOptions{Rules: v.Rules, Corpus: c, Test: stats.DefaultSPRT, Max: 100, OrderSeed: b.MatchOrderSeed(), GameIDs: b.GameIDs("match"), Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.ids) != m.Played {
+		t.Errorf("%d distinct ids for %d decks played", len(rec.ids), m.Played)
+	}
+	for id := range rec.ids {
+		if id < 1000 {
+			t.Errorf("match game id %d: small enough to be an index", id)
+		}
 	}
 }
