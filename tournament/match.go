@@ -37,6 +37,9 @@ type MatchSide struct {
 	Name     string
 	Wins     int
 	Failures int
+	// FirstFailure is the first game counted that failed, in the order of
+	// play (when Failures > 0).
+	FirstFailure DeckResult
 }
 
 // MatchResult is how a match ended: the decks counted (those up to the
@@ -134,6 +137,10 @@ func Match(ctx context.Context, a, b solver.Strategy, names [2]string, opt Match
 					x.side.Wins++
 				}
 				if x.r.Failed {
+					if x.side.Failures == 0 {
+						x.side.FirstFailure = x.r
+						x.side.FirstFailure.Deck = batch[i] // r.Deck is its index in the batch
+					}
 					x.side.Failures++
 				}
 			}

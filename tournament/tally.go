@@ -34,6 +34,11 @@ type CellTally struct {
 	Placed                int64
 	Micros                float64 // the games' time, summed
 	Played, Won           Bitset
+	// FirstFailed is the lowest deck of the games failed (Failures > 0),
+	// FirstReason why it failed: the first failure in the run's order,
+	// whatever order the records were counted in.
+	FirstFailed int
+	FirstReason string
 }
 
 // Tally counts the records of a tournament, cell by cell, in memory that does
@@ -98,6 +103,9 @@ func (ta *Tally) Add(r *Record) error {
 		c.Won.Set(r.Deck)
 	}
 	if r.Failed {
+		if c.Failures == 0 || r.Deck < c.FirstFailed {
+			c.FirstFailed, c.FirstReason = r.Deck, r.End
+		}
 		c.Failures++
 	}
 	c.Placed += int64(r.Placed)

@@ -60,7 +60,14 @@ with 'calcsol eval compare' (McNemar's test).
 the corpus's generator (its '# generator' line) with a secret seed, in a
 secret order, under opaque game ids; the seed's SHA-256 is printed on
 standard error before the first game, the seed and the command that writes
-the decks after the last. See docs/eval.md.`,
+the decks after the last.
+
+Exit status: 0; 6 when, under a variant, the strategy failed more than
+--max-failed-share of the games (default 0.5) or all of them (a plugin
+missing or never starting), after the summary and records are written,
+with a line naming the first failure's deck and reason; 1 for a win on a
+deck the clairvoyant bound calls unwinnable; 2 for bad input; 130 when
+interrupted (nothing written). See docs/eval.md.`,
 		Example: `  calcsol eval
   calcsol eval --corpus uniform-1000 --stacks 4
   calcsol eval --corpus my-decks.txt --table my-table.yaml --stacks 3
@@ -81,6 +88,7 @@ the decks after the last. See docs/eval.md.`,
 	// The games/s column depends on the machine: the golden tests turn it off.
 	f.Bool("timing", true, "show the games/s column")
 	_ = f.MarkHidden("timing")
+	addMaxFailedFlag(cmd)
 	addRulesFlags(cmd)
 	addStrategyFlags(cmd)
 	cmd.AddCommand(newEvalCompareCmd())
@@ -98,6 +106,10 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	if workers < 1 {
 		return badInput("--workers %d: want at least 1", workers)
 	}
+	maxFailed, err := maxFailedShare(cmd)
+	if err != nil {
+		return err
+	}
 	if out != "" {
 		if err := atomicfile.CheckFile(out); err != nil {
 			return badInput("--out: %v", err)
@@ -106,7 +118,6 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	blind, _ := f.GetBool("blind")
 	var secret *tournament.Blind
 	var cs *corpus.Calculation
-	var err error
 	if blind {
 		secret, cs, err = blindCorpus(cmd.ErrOrStderr(), corpusArg)
 	} else if cs, err = corpus.OpenCalculation(corpusArg, corpusArg); err != nil {
@@ -181,7 +192,14 @@ func runEval(cmd *cobra.Command, _ []string) error {
 		fmt.Fprintf(summaryOut, "per-deck records: %s\n", out)
 	}
 	blindReveal(summaryOut, secret, corpusArg)
-	return tournament.CheckPossible(efficiency)
+	if err := tournament.CheckPossible(efficiency); err != nil {
+		return err
+	}
+	var failed []tournament.FailedGames
+	for _, row := range rows {
+		failed = append(failed, row.FailedGames(corpusArg))
+	}
+	return checkFailures(failed, maxFailed)
 }
 
 func newEvalCompareCmd() *cobra.Command {

@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -73,14 +74,46 @@ func applyConfig(cmd *cobra.Command, _ []string) error {
 func main() {
 	ctx, stop := interrupt.Context(context.Background())
 	err := rootCmd.ExecuteContext(ctx)
-	interrupted := interrupt.Interrupted(ctx, err) // before stop, which cancels ctx too
+	// Read before stop, which cancels ctx too.
+	msg, code := outcome(err, ctx.Err() != nil, interrupt.Interrupted(ctx, err))
 	stop()
-	if interrupted {
-		fmt.Fprintln(os.Stderr, "calcsol: interrupted; no output file was written")
-		os.Exit(interrupt.ExitCode)
+	if msg != "" {
+		fmt.Fprintln(os.Stderr, "calcsol: "+msg)
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "calcsol:", err)
-		os.Exit(exitcode.Status(err))
+	if code != 0 {
+		os.Exit(code)
 	}
+}
+
+// outcome is the line calcsol ends with ("" for none, "calcsol: " to go
+// before it) and its exit status, for the error a command returned.
+// signalled says that Ctrl-C, SIGTERM or SIGHUP came; interrupted, that err
+// is the cancellation it caused. Once a signal came the status is 130
+// whatever the command did, so that a script does not go on as if nothing
+// had been asked.
+func outcome(err error, signalled, interrupted bool) (string, int) {
+	switch {
+	case err == nil && !signalled:
+		return "", 0
+	case err == nil:
+		// The signal came as the command ended, or to one that does not
+		// stop for it.
+		return "interrupted; the command had finished: its output is complete", exitcode.Interrupted
+	case exitcode.Status(err) == exitcode.Interrupted:
+		// The command kept what it had done and says how to go on.
+		return err.Error(), exitcode.Interrupted
+	case interrupted:
+		return "interrupted; no output file was written", exitcode.Interrupted
+	case signalled:
+		// An error the signal caused (a plugin stopped by the same Ctrl-C),
+		// or one that came as it arrived.
+		return "interrupted: " + err.Error(), exitcode.Interrupted
+	}
+	code := exitcode.Status(err)
+	msg := err.Error()
+	if code == exitcode.StrategyFailed {
+		// A line for each strategy that failed, each a "calcsol:" line.
+		msg = strings.ReplaceAll(msg, "\n", "\ncalcsol: ")
+	}
+	return msg, code
 }

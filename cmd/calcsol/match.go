@@ -44,7 +44,12 @@ at --max.
 the corpus's generator with a secret seed, in an order drawn from it, under
 opaque game ids; the seed's SHA-256 is printed on standard error before the
 first game, the seed and the command that writes the decks after the last.
-See docs/eval.md.`,
+
+Exit status: 0 whatever the verdict; 6 when a side failed more than
+--max-failed-share of the decks counted (default 0.5) or all of them (a
+plugin missing or never starting: its "losses" say nothing of its play),
+after the verdict, with a line naming its first failure's deck and reason;
+2 for bad input; 130 when interrupted. See docs/eval.md.`,
 		Example: `  calcsol match priority tuned-3 --stacks 3
   calcsol match fast-4p priority:table=tuned-4-preplaced --stacks 4 --preplaced --format json
   calcsol match priority priority:deadlock_check=exact --corpus uniform-1000 --odds 2
@@ -64,6 +69,7 @@ See docs/eval.md.`,
 	f.Int("workers", runtime.GOMAXPROCS(0), "games played in parallel")
 	f.String("format", "text", "output format: text, json")
 	f.Bool("blind", false, "blind play for untrusted strategies: the corpus drawn afresh with a secret seed (and the order of play from it), revealed at the end")
+	addMaxFailedFlag(cmd)
 	return cmd
 }
 
@@ -95,6 +101,10 @@ func runMatch(cmd *cobra.Command, args []string) error {
 		return badInput("--max %d: want 0 (the whole corpus) or more", opt.Max)
 	case opt.Workers < 1:
 		return badInput("--workers %d: want at least 1", opt.Workers)
+	}
+	maxFailed, err := maxFailedShare(cmd)
+	if err != nil {
+		return err
 	}
 	corpusArg, _ := f.GetString("corpus")
 	blind, _ := f.GetBool("blind")
@@ -140,7 +150,12 @@ func runMatch(cmd *cobra.Command, args []string) error {
 	}
 	blindReveal(cmd.ErrOrStderr(), secret, corpusArg)
 	if format == "json" {
-		return report.WriteMatchJSON(cmd.OutOrStdout(), m)
+		err = report.WriteMatchJSON(cmd.OutOrStdout(), m)
+	} else {
+		err = report.WriteMatch(cmd.OutOrStdout(), m)
 	}
-	return report.WriteMatch(cmd.OutOrStdout(), m)
+	if err != nil {
+		return err
+	}
+	return checkFailures(m.FailedGames(), maxFailed)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/calcsol/calcsol/decks/corpora"
 	"github.com/calcsol/calcsol/decks/corpus"
 	"github.com/calcsol/calcsol/internal/atomicfile"
+	"github.com/calcsol/calcsol/internal/exitcode"
 	"github.com/calcsol/calcsol/internal/progress"
 	"github.com/calcsol/calcsol/internal/textblock"
 	"github.com/calcsol/calcsol/solver"
@@ -34,7 +35,9 @@ for the whole run) ran out first — never a guess. See docs/clairvoyant.md.
 
 With --deck, one deal: the trace, or with --json
   {"winnable": true|false|null, "trace": [...], "nodes": N, "sat": false}
-(null: not settled within the budget).
+(null: not settled within the budget). The flags marked "with --corpus"
+are refused with --deck, and --json with --corpus (exit 2), rather than
+ignored.
 
 With --corpus (a corpus file or a built-in name: ` + strings.Join(corpora.Names(), ", ") + `), every deck,
 in parallel: the share of winnable decks with its Wilson 95 % interval, and
@@ -42,9 +45,9 @@ the bound on every strategy's success rate, [winnable/n, (winnable+unknown)/n]
 widened by the Wilson interval at each end. --out writes the per-deck
 verdicts as JSON (corpus checksum, rules, per deck true/false/null);
 --resume FILE reads such a file and searches only the decks it left unknown
-(with a larger --nodes, say). Stopped by --timeout, or by Ctrl-C, SIGTERM or SIGHUP
-(exit 1), a run with --out still writes what it settled, the rest unknown,
-and says where to go on: --start N begins with deck N (0-based, corpus
+(with a larger --nodes, say). Stopped by --timeout (exit 0), or by Ctrl-C,
+SIGTERM or SIGHUP (exit 130), a run with --out still writes what it settled,
+the rest unknown, and says where to go on: --start N begins with deck N (0-based, corpus
 order) and searches the decks before it last, so that a stage stopped early
 goes on with the decks it did not reach. --try STRATEGY plays that strategy on each deck
 before searching it: a game it wins, replayed, is a proof that the deck is
@@ -134,6 +137,9 @@ func runSolve(cmd *cobra.Command, _ []string) error {
 	if (deckArg == "") == (corpusArg == "") {
 		return badInput("give one of --deck and --corpus")
 	}
+	if err := checkSolveMode(cmd, deckArg != ""); err != nil {
+		return err
+	}
 	rules, err := rulesFromFlags(cmd)
 	if err != nil {
 		return err
@@ -175,12 +181,21 @@ func runSolve(cmd *cobra.Command, _ []string) error {
 		return badInput("%v", err)
 	}
 	out := cmd.OutOrStdout()
+	// Stopped by Ctrl-C, SIGTERM or SIGHUP rather than --timeout: the
+	// verdict (unknown) is printed, and the exit status says so.
+	var stopped error
+	if res.Stopped && contextOf(cmd).Err() != nil {
+		stopped = exitcode.Error{Code: exitcode.Interrupted, Err: fmt.Errorf("interrupted after %d nodes: the deal is not settled", res.Nodes)}
+	}
 	if asJSON, _ := f.GetBool("json"); asJSON {
 		j := solveJSON{Winnable: res.Winnable.Bool(), Trace: []string{}, Nodes: res.Nodes, SAT: res.SAT}
 		for _, m := range res.Trace {
 			j.Trace = append(j.Trace, m.Format(rules))
 		}
-		return json.NewEncoder(out).Encode(j)
+		if err := json.NewEncoder(out).Encode(j); err != nil {
+			return err
+		}
+		return stopped
 	}
 	fmt.Fprintf(out, "deck:     %s\n", deck.String())
 	fmt.Fprintf(out, "rules:    %s\n", rules)
@@ -200,7 +215,37 @@ func runSolve(cmd *cobra.Command, _ []string) error {
 		}
 		fmt.Fprintf(out, "winnable: unknown: %s (%d nodes)\n", why, res.Nodes)
 	}
-	return nil
+	return stopped
+}
+
+// corpusOnly are the flags of solve that only a corpus run uses (--workers
+// aside: a config file may set it for both).
+var corpusOnly = []string{"out", "resume", "start", "try", "pilot", "pilot-assign", "handoff", "handoff-nodes"}
+
+// checkSolveMode refuses the flags the mode (--deck or --corpus) would
+// ignore: a search of one deal that silently left out --try would answer
+// another question than the one asked.
+func checkSolveMode(cmd *cobra.Command, deck bool) error {
+	f := cmd.Flags()
+	if !deck {
+		if f.Changed("json") {
+			return badInput("--json needs --deck: solve --corpus prints a summary (--out writes the verdicts as JSON)")
+		}
+		return nil
+	}
+	var given []string
+	for _, name := range corpusOnly {
+		if f.Changed(name) {
+			given = append(given, "--"+name)
+		}
+	}
+	switch len(given) {
+	case 0:
+		return nil
+	case 1:
+		return badInput("%s needs --corpus: solve --deck searches one deal and would ignore it", given[0])
+	}
+	return badInput("%s need --corpus: solve --deck searches one deal and would ignore them", strings.Join(given, ", "))
 }
 
 // solveCorpus solves every deck of a corpus (clairvoyant.SolveCorpus) and
@@ -293,7 +338,7 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 		fmt.Fprintf(w, "per-deck verdicts: %s\n", out)
 	}
 	if interrupted {
-		return fmt.Errorf("interrupted: %d of %d decks settled, written to %s; continue with --resume %s%s", res.Winnable+res.Unwinnable, n, out, out, goOn)
+		return exitcode.Error{Code: exitcode.Interrupted, Err: fmt.Errorf("interrupted: %d of %d decks settled, written to %s; continue with --resume %s%s", res.Winnable+res.Unwinnable, n, out, out, goOn)}
 	}
 	return nil
 }

@@ -112,10 +112,32 @@ func TestSolveBadInput(t *testing.T) {
 	}
 }
 
+// solve --deck refuses the flags only a corpus run uses, and --corpus the
+// --json of one deal, naming them, rather than answer without them.
+func TestSolveModeFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--deck", solveDeck, "--try", "priority"}, "--try needs --corpus: solve --deck searches one deal and would ignore it"},
+		{[]string{"--deck", solveDeck, "--try", "priority", "--pilot", "2"}, "--try, --pilot need --corpus: solve --deck searches one deal and would ignore them"},
+		{[]string{"--deck", solveDeck, "--out", "b.json"}, "--out needs --corpus"},
+		{[]string{"--deck", solveDeck, "--handoff-nodes", "5"}, "--handoff-nodes needs --corpus"},
+		{[]string{"--deck", solveDeck, "--pilot-assign=false", "--start", "3", "--resume", "b.json"}, "--resume, --start, --pilot-assign need --corpus"},
+		{[]string{"--corpus", "uniform-1000", "--json"}, "--json needs --deck"},
+	}
+	for _, tc := range tests {
+		_, errOut, code := calcsol(t, "", append([]string{"solve"}, tc.args...)...)
+		if code != 2 || !strings.HasPrefix(errOut, "calcsol: "+tc.want) || strings.Count(errOut, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
 // Ctrl-C (SIGINT) during a corpus solve with --out keeps what was settled:
 // the bound file is written whole (the decks not settled are unknown), the
-// command says how to go on (exit 1: --resume, and --start at the first deck
-// not reached), and --resume reads the file.
+// command says how to go on (--resume, and --start at the first deck not
+// reached; exit 130), and --resume reads the file.
 func TestSolveInterrupt(t *testing.T) {
 	calcsol(t, "", "--help") // build the binary
 	out := filepath.Join(t.TempDir(), "b.json")
@@ -128,8 +150,8 @@ func TestSolveInterrupt(t *testing.T) {
 	time.Sleep(2 * time.Second) // decks take about 20 ms each: some settled, most not yet
 	cmd.Process.Signal(os.Interrupt)
 	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-		t.Fatalf("exit %v, want 1; stderr %s", err, stderr.String())
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("exit %v, want 130; stderr %s", err, stderr.String())
 	}
 	b := readBoundFile(t, out)
 	settled := b.Won + b.Lost

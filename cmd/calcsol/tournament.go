@@ -62,7 +62,14 @@ D no new chunk of games is begun, the games in play are finished and
 recorded, and the run stops with exit status 5, to be continued with
 --resume; a sitting that has begun every chunk by then ends as usual (exit
 0). Every sitting plays at least one chunk. Ctrl-C stops at once instead,
-dropping the games in play.
+dropping the games in play: exit status 130, with --out or --resume after
+a line saying how many games are recorded and how to resume.
+
+A strategy that failed more than --max-failed-share of its games (default
+0.5), or every one of them — a plugin missing or never starting, a strategy
+erroring on every move — fails the run with exit status 6 after its report
+and records are written, one line for each such strategy: its failed
+games and the first failure's deck and reason.
 
 --blind (or blind: true in the config) is for strategies that are not
 trusted: every corpus is drawn afresh from its generator (a shipped corpus's,
@@ -97,6 +104,7 @@ status 2). See docs/tournament.md.`,
 	f.Bool("trace", false, "record every game's moves in results.jsonl")
 	f.Bool("timing", true, "show ms per game (differs between runs)")
 	f.Bool("blind", false, "blind play for untrusted strategies: every corpus drawn afresh with a secret seed, revealed at the end")
+	addMaxFailedFlag(cmd)
 	addFitFlags(cmd)
 	return cmd
 }
@@ -146,8 +154,9 @@ DIR' into the report a single run would have written: the records in the
 single run's order, the summaries and the chart, the same byte for byte
 apart from timing fields. Shards made by another program version, config or
 corpus are refused, and missing or duplicate shards are named (exit status
-2). It prints the report as 'calcsol tournament' does (--wide, --pairs, --format).
-See docs/tournament.md.
+2). It prints the report as 'calcsol tournament' does (--wide, --pairs, --format),
+and exits 6 as the single run would have: when a strategy failed more than
+--max-failed-share of its games, or all of them. See docs/tournament.md.
 
 With --partial, the shards given may be some of them, finished or still
 running: it prints the report of the games they have recorded so far (each
@@ -182,6 +191,10 @@ of a long sharded run) and how far each shard has got, and writes nothing.`,
 			if _, err := os.Stat(filepath.Join(out, tournament.ResultsFile)); err == nil {
 				return badInput("--out %s: it holds results already", out)
 			}
+			maxFailed, err := maxFailedShare(cmd)
+			if err != nil {
+				return err
+			}
 			ta, m, err := tournament.Merge(out, args)
 			if err != nil {
 				return badInput("%v", err)
@@ -193,9 +206,13 @@ of a long sharded run) and how far each shard has got, and writes nothing.`,
 			if err := report.Write(cmd.OutOrStdout(), rep, format, opt); err != nil {
 				return err
 			}
-			return tournament.CheckPossible(rep.Efficiency)
+			if err := tournament.CheckPossible(rep.Efficiency); err != nil {
+				return err
+			}
+			return checkFailures(ta.FailedGames(), maxFailed)
 		},
 	}
+	addMaxFailedFlag(cmd)
 	addFitFlags(cmd)
 	cmd.Flags().String("out", "", "the merged report directory")
 	cmd.Flags().String("format", "table", "output format: "+strings.Join(report.Formats, ", "))
@@ -237,6 +254,10 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	workers, _ := f.GetInt("workers")
 	format, _ := f.GetString("format")
 	ropt, err := reportOptions(cmd)
+	if err != nil {
+		return err
+	}
+	maxFailed, err := maxFailedShare(cmd)
 	if err != nil {
 		return err
 	}
@@ -339,6 +360,10 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	if se := (*tournament.StoppedError)(nil); errors.As(err, &se) {
 		return exitcode.Error{Code: exitcode.Unfinished, Err: fmt.Errorf("--stop-after %v: %w", stopAfter, err)}
 	}
+	if err != nil && ctx.Err() != nil && opt.Dir != "" {
+		// Play says how many games are recorded and how to resume.
+		return exitcode.Error{Code: exitcode.Interrupted, Err: err}
+	}
 	if err != nil {
 		return err
 	}
@@ -358,7 +383,10 @@ func runTournament(cmd *cobra.Command, args []string) error {
 			fmt.Fprintf(w, "report: %s\n", opt.Dir)
 		}
 	}
-	return tournament.CheckPossible(rep.Efficiency)
+	if err := tournament.CheckPossible(rep.Efficiency); err != nil {
+		return err
+	}
+	return checkFailures(s.FailedGames(), maxFailed)
 }
 
 // signalContext is cmd's context, cancelled by Ctrl-C, SIGTERM or SIGHUP, so that a

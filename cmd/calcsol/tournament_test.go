@@ -367,7 +367,7 @@ func sameAsUninterrupted(t *testing.T, results, how string) {
 }
 
 // Ctrl-C (SIGINT) stops a run cleanly: every record written is complete,
-// and the command says how many and how to resume.
+// and the command says how many and how to resume (exit 130).
 func TestTournamentInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays up to 240,000 games")
@@ -392,8 +392,8 @@ func TestTournamentInterrupt(t *testing.T) {
 	}
 	cmd.Process.Signal(os.Interrupt)
 	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-		t.Fatalf("exit %v, want 1", err)
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("exit %v, want 130", err)
 	}
 	b, _ := os.ReadFile(results)
 	n := bytes.Count(b, []byte("\n"))

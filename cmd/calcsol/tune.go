@@ -13,6 +13,7 @@ import (
 
 	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/internal/atomicfile"
+	"github.com/calcsol/calcsol/internal/exitcode"
 	"github.com/calcsol/calcsol/tune"
 )
 
@@ -40,8 +41,8 @@ Outputs: --out, the best table as a table file (eval and tournament load it
 unchanged), with its provenance in comments; --log, the search as JSON lines;
 --chart, the tuning curve as a PNG. With --evals the search is deterministic
 (same seed, corpora, start: same log and table); --time is not. Interrupted
-(Ctrl-C), it keeps its log: --resume LOG continues it to the same result as
-an uninterrupted run. See docs/tuning.md.`,
+(Ctrl-C, SIGTERM, SIGHUP: exit 130), it keeps its log: --resume LOG continues
+it to the same result as an uninterrupted run. See docs/tuning.md.`,
 		Example: `  calcsol tune --table nanzaki-shintani --stacks 3 --evals 100 --seed 1 --out tuned.yaml
   calcsol tune --table nanzaki-shintani --stacks 3 --evals 120 --seed 1 --out tuned.yaml --resume tuned.jsonl
   calcsol tune --table nanzaki-shintani --options deadlock_check,tx_respects_reservation --evals 20 --out t.yaml
@@ -165,7 +166,7 @@ func runTune(cmd *cobra.Command, _ []string) error {
 	case errors.As(err, &ie):
 		return badInput("--%s: %v", ie.What, ie.Err)
 	case err != nil && o != nil && !searched && ctx.Err() != nil:
-		return fmt.Errorf("interrupted after %d evaluations; continue with --resume %s", o.Result.Evals, logPath)
+		return exitcode.Error{Code: exitcode.Interrupted, Err: fmt.Errorf("interrupted after %d evaluations; continue with --resume %s", o.Result.Evals, logPath)}
 	case err != nil:
 		return err
 	}

@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/calcsol/calcsol/internal/interrupt"
 )
 
-// Exit statuses: those of every command, then those of calcsol regress and
-// calcsol tournament (docs/tournament.md), which end with them through Error.
+// Exit statuses: those of every command, then those of calcsol regress,
+// tournament, eval and match (docs/tournament.md), which end with them
+// through Error.
 const (
 	Failure    = 1 // any error not listed below
 	Input      = 2 // bad input: a malformed deck, file or flag
@@ -18,6 +21,17 @@ const (
 	// Unfinished is a tournament stopped by --stop-after before its end,
 	// its games so far recorded: continue it with --resume.
 	Unfinished = 5
+	// StrategyFailed is a run (tournament, eval, match) played to its end
+	// in which a strategy failed more than the share of its games allowed
+	// (--max-failed-share), or every one of them: a plugin that is missing
+	// or never starts, a strategy that errors on every move. Its records
+	// and report are written as usual.
+	StrategyFailed = 6
+	// Interrupted is a command stopped by Ctrl-C, SIGTERM or SIGHUP, as a
+	// shell reports a program killed by SIGINT (128 + 2), whether or not
+	// the command kept what it had done (a tournament's report directory,
+	// a solve's bound file, a tune log).
+	Interrupted = interrupt.ExitCode
 )
 
 // InputError is bad input from the user (a malformed deck, file or flag):
@@ -46,7 +60,8 @@ func BadInput(format string, args ...any) error {
 }
 
 // Error ends calcsol with a status of its own (regress: 3 for a
-// regression, 4 for a stale baseline), after printing its message.
+// regression, 4 for a stale baseline; 130 for a run interrupted that says
+// how to go on), after printing its message.
 type Error struct {
 	Code int
 	Err  error

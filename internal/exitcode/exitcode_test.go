@@ -43,10 +43,24 @@ func TestStatus(t *testing.T) {
 		{"own code", Error{Code: Regression, Err: errors.New("regressed")}, Regression},
 		{"own code over input", Error{Code: Stale, Err: BadInput("stale")}, Stale},
 		{"unfinished", Error{Code: Unfinished, Err: fmt.Errorf("--stop-after 1h: %w", errors.New("stopped"))}, Unfinished},
+		{"strategy failed", fmt.Errorf("eval: %w", Error{Code: StrategyFailed, Err: errors.New("all failed")}), StrategyFailed},
+		{"interrupted", Error{Code: Interrupted, Err: errors.New("interrupted: 3 of 9 games recorded")}, 130},
 	}
 	for _, tt := range tests {
 		if got := Status(tt.err); got != tt.want {
 			t.Errorf("%s: Status(%v) = %d, want %d", tt.name, tt.err, got, tt.want)
 		}
+	}
+}
+
+// Every status is its own: a script can tell each outcome by its code.
+func TestStatusesDiffer(t *testing.T) {
+	seen := map[int]string{}
+	for name, code := range map[string]int{"Failure": Failure, "Input": Input, "Regression": Regression, "Stale": Stale,
+		"Unfinished": Unfinished, "StrategyFailed": StrategyFailed, "Interrupted": Interrupted} {
+		if other, ok := seen[code]; ok {
+			t.Errorf("%s and %s are both %d", name, other, code)
+		}
+		seen[code] = name
 	}
 }
