@@ -34,7 +34,9 @@ func TournamentYAML() []byte { return slices.Clone(tournamentYAML) }
 // TournamentConfig is a tournament config file: strategies × corpora × rules
 // (docs/tournament.md). Each entry keeps its line for messages.
 type TournamentConfig struct {
-	File       string
+	File string
+	// Blind plays every corpus drawn fresh with a secret seed (configs/blind.go).
+	Blind      bool
 	Seed       uint64
 	Strategies []StrategyEntry
 	Corpora    []CorpusEntry
@@ -124,7 +126,7 @@ func ParseTournament(data []byte, file string) (*TournamentConfig, error) {
 	if err := yamldecode.Decode(data, file, &f); err != nil {
 		return nil, err
 	}
-	cfg := &TournamentConfig{File: file, Seed: f.Seed}
+	cfg := &TournamentConfig{File: file, Seed: f.Seed, Blind: f.Blind}
 	for i, s := range f.Strategies {
 		for j := range s.layers {
 			s.layers[j].Key = yamldecode.JoinPath(fmt.Sprintf("strategies[%d]", i), s.layers[j].Key)
@@ -146,6 +148,7 @@ func ParseTournament(data []byte, file string) (*TournamentConfig, error) {
 // tournamentFile is a tournament config as yamldecode.Decode reads it. Keys are
 // declared in alphabetical order, the order messages list them in.
 type tournamentFile struct {
+	Blind      bool           `yaml:"blind"`
 	Corpora    []corpusNode   `yaml:"corpora"`
 	Rules      []rulesFile    `yaml:"rules"`
 	Seed       uint64         `yaml:"seed"`
@@ -471,6 +474,9 @@ func (r RulesEntry) variant() tournament.Variant {
 // the resolved config): every entry in full, parameters sorted.
 func (c *TournamentConfig) Format() []byte {
 	var b bytes.Buffer
+	if c.Blind {
+		b.WriteString("blind: true\n")
+	}
 	fmt.Fprintf(&b, "seed: %d\nstrategies:\n", c.Seed)
 	for _, s := range c.Strategies {
 		fmt.Fprintf(&b, "  - name: %s\n    strategy: %s\n", yamlString(s.Name), yamlString(s.Spec()))
@@ -533,6 +539,12 @@ func yamlString(s string) string {
 // (read or generated and checksummed), every rule variant. Errors name the
 // file, the line and the key.
 func (c *TournamentConfig) Plan(reg *strategies.Registry) (tournament.Plan, error) {
+	return c.plan(reg, nil)
+}
+
+// plan is Plan with a blind run's secret given (nil: drawn when the config
+// plays blind).
+func (c *TournamentConfig) plan(reg *strategies.Registry, secret *tournament.Blind) (tournament.Plan, error) {
 	var plan tournament.Plan
 	var rules []solver.Rules
 	for _, r := range c.Rules {
@@ -559,10 +571,18 @@ func (c *TournamentConfig) Plan(reg *strategies.Registry) (tournament.Plan, erro
 		}
 		plan.Entrants = append(plan.Entrants, tournament.Entrant{Name: s.Name, Spec: spec, Hash: hash, Strategy: st, Batch: s.Batch, Corpora: s.Corpora})
 	}
+	if c.Blind {
+		var err error
+		if plan.Blind, err = blindSecret(secret); err != nil {
+			return plan, err
+		}
+	}
 	for i, cp := range c.Corpora {
 		var cs *corpus.Calculation
 		var err error
 		switch {
+		case c.Blind:
+			cs, err = drawBlind(plan.Blind, cp)
 		case cp.Generator != "":
 			cs, err = corpus.GenerateCalculation(cp.Name, cp.Generator, cp.Seed, cp.Count)
 		case cp.File != "":
@@ -578,6 +598,9 @@ func (c *TournamentConfig) Plan(reg *strategies.Registry) (tournament.Plan, erro
 			return plan, fmt.Errorf("%s:%d: corpora[%d] (%s): %v", c.File, cp.Line, i, cp.Name, err)
 		}
 		plan.Corpora = append(plan.Corpora, cs)
+		if c.Blind {
+			continue // no bound is for decks drawn blind
+		}
 		bounds, err := c.bounds(cp, cs)
 		if err != nil {
 			return plan, fmt.Errorf("%s:%d: corpora[%d] (%s): %v", c.File, cp.Line, i, cp.Name, err)
@@ -595,19 +618,7 @@ func (c *TournamentConfig) Plan(reg *strategies.Registry) (tournament.Plan, erro
 // resolved config text too, which a report directory keeps and a manifest
 // checksums.
 func LoadTournament(ctx context.Context, data []byte, file string, reg *strategies.Registry) (*tournament.Tournament, []byte, error) {
-	cfg, err := ParseTournament(data, file)
-	if err != nil {
-		return nil, nil, err
-	}
-	plan, err := cfg.Plan(reg)
-	if err != nil {
-		return nil, nil, err
-	}
-	t, err := tournament.New(ctx, plan, cfg.Seed)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", file, err)
-	}
-	return t, cfg.Format(), nil
+	return LoadTournamentBlind(ctx, data, file, reg, false, nil)
 }
 
 // bounds reads the clairvoyant bounds of a corpus for the config's rules:

@@ -65,6 +65,9 @@ type Options struct {
 	// Seed is the seed of game i (its deck index); nil gives every game
 	// seed 0. Stochastic strategies draw from it.
 	Seed func(deck int) uint64
+	// Game is the id the strategy sees for game i; nil gives i. A blind
+	// match gives opaque ids (Blind.GameIDs).
+	Game func(deck int) solver.GameID
 }
 
 // Evaluate plays every deck under rules r with strategy s and returns the
@@ -166,6 +169,9 @@ func (w *worker) run(ctx context.Context, next *atomic.Int64, chunk int) (err er
 		w.deals = w.deals[:0]
 		for i := lo; i < hi; i++ {
 			d := solver.Deal{Deck: &w.decks[i], Game: solver.GameID(i)}
+			if w.opt.Game != nil {
+				d.Game = w.opt.Game(i)
+			}
 			if w.opt.Seed != nil {
 				d.Seed = w.opt.Seed(i)
 			}

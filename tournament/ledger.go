@@ -43,6 +43,9 @@ type Manifest struct {
 	Rules         []string           `json:"rules"`
 	Cells         []ManifestCell     `json:"cells"`
 	Bounds        []ManifestBound    `json:"bounds,omitempty"`
+	// Blind is set for a blind run (blind.go): the seed's commitment from
+	// the start, the seed itself once the run is finished.
+	Blind *ManifestBlind `json:"blind,omitempty"`
 }
 
 // ManifestBound is a clairvoyant bound as a manifest records it: its
@@ -132,12 +135,16 @@ func (t *Tournament) Manifest(configSHA string, shard Shard, trace bool) Manifes
 		b := &t.plan.Bounds[i]
 		m.Bounds = append(m.Bounds, ManifestBound{b.Corpus, variantRulesKey(b.Rules), b.Source, b.Verdicts()})
 	}
+	m.Blind = t.manifestBlind()
 	return m
 }
 
 // Skeleton is the tournament a manifest describes, without its strategies:
 // enough to order, count and report records (merge, baseline), not to play.
 func (m Manifest) Skeleton() (*Tournament, error) {
+	if m.Blind != nil {
+		return nil, errors.New("manifest: a blind run's report: its decks were drawn for it alone, so it is not merged or made a baseline")
+	}
 	t := &Tournament{seed: m.Seed}
 	entrants := map[string]*Entrant{}
 	for _, s := range m.Strategies {
@@ -225,6 +232,14 @@ func ReadManifest(dir string) (Manifest, error) {
 func (t *Tournament) order(s Shard, f func(cell, deck int) bool) {
 	for ci, c := range t.cells {
 		if !c.Applicable {
+			continue
+		}
+		if order := t.deckOrder(c.Corpus); order != nil {
+			for _, d := range order {
+				if s.Has(d) && !f(ci, d) {
+					return
+				}
+			}
 			continue
 		}
 		for d := 0; d < c.Corpus.Len; d++ {

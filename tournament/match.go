@@ -27,6 +27,9 @@ type MatchOptions struct {
 	Budget         solver.Budget
 	// Progress, when set, is told the decks played so far.
 	Progress func(decks int)
+	// GameIDs, when set, is the id a strategy sees for each deck (a blind
+	// match's opaque ids, Blind.GameIDs); nil: its place in the batch.
+	GameIDs func(deck int) solver.GameID
 }
 
 // MatchSide is one player's name and results in a match.
@@ -116,6 +119,9 @@ func Match(ctx context.Context, a, b solver.Strategy, names [2]string, opt Match
 			name := names[side]
 			o := Options{Workers: opt.Workers, Batch: opt.Batch, Budget: opt.Budget,
 				Seed: func(i int) uint64 { return GameSeed(opt.Seed, name, opt.Corpus.Checksum, batch[i]) }}
+			if opt.GameIDs != nil {
+				o.Game = func(i int) solver.GameID { return opt.GameIDs(batch[i]) }
+			}
 			_, r, err := Evaluate(ctx, decks, opt.Rules, s, o)
 			if err != nil {
 				return nil, fmt.Errorf("match: %s: %w", name, err)

@@ -117,6 +117,9 @@ type Plan struct {
 	Corpora  []*Corpus
 	Variants []Variant
 	Bounds   []Bound
+	// Blind, when set, makes the tournament blind (blind.go): every corpus
+	// must have been drawn by it (Blind.Draw).
+	Blind *Blind
 }
 
 // Cell is one strategy × corpus × rules of a plan.
@@ -141,6 +144,7 @@ type Tournament struct {
 	plan  Plan
 	cells []Cell
 	seed  uint64
+	blind *blindPlay // nil: public corpora
 }
 
 // New checks plan and probes each entrant under each variant (Start, then
@@ -188,7 +192,14 @@ func New(ctx context.Context, plan Plan, seed uint64) (*Tournament, error) {
 			return nil, fmt.Errorf("tournament: %w", err)
 		}
 	}
+	if err := checkBlind(plan); err != nil {
+		return nil, fmt.Errorf("tournament: %w", err)
+	}
 	t := &Tournament{plan: plan, seed: seed}
+	gameSeed := seed
+	if plan.Blind != nil {
+		gameSeed ^= plan.Blind.GameSeedBase()
+	}
 	for i := range plan.Entrants {
 		e := &t.plan.Entrants[i]
 		type probe struct {
@@ -218,9 +229,12 @@ func New(ctx context.Context, plan Plan, seed uint64) (*Tournament, error) {
 			for j, v := range plan.Variants {
 				t.cells = append(t.cells, Cell{Entrant: e, Corpus: c, Variant: v,
 					Applicable: probes[j].ok, Reason: probes[j].reason, Stochastic: stochastic,
-					seed: cellSeed(seed, e.Name, c.Checksum)})
+					seed: cellSeed(gameSeed, e.Name, c.Checksum)})
 			}
 		}
+	}
+	if plan.Blind != nil {
+		t.blind = newBlindPlay(plan.Blind, t)
 	}
 	return t, nil
 }

@@ -37,6 +37,9 @@ type RunOptions struct {
 	// left, from the goroutine that hands out the chunks, before the chunks
 	// in play are done.
 	Stopping func()
+	// Blind is the secret Single and Variants make their plan blind with
+	// (Plan.Blind); Run plays its own plan's and ignores it.
+	Blind *Blind
 }
 
 // ErrStopped is Run's error when RunOptions.Stop stopped it before its last
@@ -82,6 +85,9 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
+	}
+	if t.blind != nil && opt.Shard.N > 1 {
+		return errors.New("tournament: a blind run cannot be sharded (each shard would draw its own secret decks)")
 	}
 	total := t.Games(opt.Shard)
 	if opt.Skip > total {
@@ -161,7 +167,7 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 				}
 			}
 			quit := false
-			c.Corpus.All()(func(i int, d *solver.Deck) bool {
+			t.walk(c.Corpus)(func(i int, d *solver.Deck) bool {
 				if !opt.Shard.Has(i) {
 					return true
 				}
@@ -309,7 +315,7 @@ func (w *runner) play(ctx context.Context, j *job) error {
 	popt := solver.PlayOptions{Record: w.opt.Trace, Budget: c.Variant.Budget, Window: batch}
 	w.deals = w.deals[:0]
 	for i := range n {
-		w.deals = append(w.deals, solver.Deal{Deck: &j.decks[i], Game: solver.GameID(j.index[i]),
+		w.deals = append(w.deals, solver.Deal{Deck: &j.decks[i], Game: w.t.gameID(j.cell, j.index[i]),
 			Seed: mix(c.seed ^ uint64(j.index[i]))})
 	}
 	start := time.Now()

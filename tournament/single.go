@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/calcsol/calcsol/solver"
@@ -16,7 +17,7 @@ import (
 // strategy that cannot play the variant gives an error wrapping
 // solver.ErrNotApplicable.
 func Single(ctx context.Context, e Entrant, c *Corpus, v Variant, opt RunOptions) (Summary, []DeckResult, error) {
-	t, err := New(ctx, Plan{Entrants: []Entrant{e}, Corpora: []*Corpus{c}, Variants: []Variant{v}}, 0)
+	t, err := New(ctx, Plan{Entrants: []Entrant{e}, Corpora: []*Corpus{c}, Variants: []Variant{v}, Blind: opt.Blind}, 0)
 	if err != nil {
 		return Summary{}, nil, err
 	}
@@ -34,6 +35,9 @@ func Single(ctx context.Context, e Entrant, c *Corpus, v Variant, opt RunOptions
 	}), opt)
 	if err != nil {
 		return Summary{}, nil, err
+	}
+	if t.blind != nil { // played in the secret order
+		slices.SortFunc(results, func(a, b DeckResult) int { return cmp.Compare(a.Deck, b.Deck) })
 	}
 	return Summarize(results, time.Since(start)), results, nil
 }

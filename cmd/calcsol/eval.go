@@ -56,6 +56,12 @@ any game is played) and the summary to standard output. --jsonl and --out
 play one variant. Compare two such runs deck by deck
 with 'calcsol eval compare' (McNemar's test).
 
+--blind, for a strategy that is not trusted, plays decks drawn afresh from
+the corpus's generator (its '# generator' line) with a secret seed, in a
+secret order, under opaque game ids; the seed's SHA-256 is printed on
+standard error before the first game, the seed and the command that writes
+the decks after the last.
+
 Exit status: 0; 6 when, under a variant, the strategy failed more than
 --max-failed-share of the games (default 0.5) or all of them (a plugin
 missing or never starting), after the summary and records are written,
@@ -66,7 +72,8 @@ interrupted (nothing written). See docs/eval.md.`,
   calcsol eval --corpus uniform-1000 --stacks 4
   calcsol eval --corpus my-decks.txt --table my-table.yaml --stacks 3
   calcsol eval --corpus uniform-1000 --out base.jsonl && calcsol eval --corpus uniform-1000 --option deadlock_check=exact --out exact.jsonl
-  calcsol eval compare base.jsonl exact.jsonl`,
+  calcsol eval compare base.jsonl exact.jsonl
+  calcsol eval --corpus uniform-1000 --stacks 4 --blind`,
 		Args: cobra.NoArgs,
 		RunE: runEval,
 	}
@@ -76,6 +83,7 @@ interrupted (nothing written). See docs/eval.md.`,
 	f.Bool("reasons", false, "also print, per variant, how the games ended (won, which card exhausted the list, stuck, …)")
 	f.Bool("jsonl", false, "print one JSON record per deck (summary to standard error); plays one variant")
 	f.String("out", "", "write the JSONL records to this file instead (summary to standard output); plays one variant")
+	f.Bool("blind", false, "blind play for an untrusted strategy: the corpus drawn afresh from its generator with a secret seed, revealed at the end")
 	f.Bool("wide", false, "the literature's figure as a column and the whole bound table, at any width (the summary fits 100 columns, or $COLUMNS, otherwise)")
 	// The games/s column depends on the machine: the golden tests turn it off.
 	f.Bool("timing", true, "show the games/s column")
@@ -107,9 +115,16 @@ func runEval(cmd *cobra.Command, _ []string) error {
 			return badInput("--out: %v", err)
 		}
 	}
-	cs, err := corpus.OpenCalculation(corpusArg, corpusArg)
+	blind, _ := f.GetBool("blind")
+	var secret *tournament.Blind
+	var cs *corpus.Calculation
+	if blind {
+		secret, cs, err = blindCorpus(cmd.ErrOrStderr(), corpusArg)
+	} else if cs, err = corpus.OpenCalculation(corpusArg, corpusArg); err != nil {
+		err = badInput("%v", err)
+	}
 	if err != nil {
-		return badInput("%v", err)
+		return err
 	}
 	variants := []solver.Rules{{Stacks: 3}, {Stacks: 3, Preplaced: true}, {Stacks: 4}, {Stacks: 4, Preplaced: true}}
 	if f.Changed("stacks") || f.Changed("preplaced") || jsonl || out != "" {
@@ -128,7 +143,7 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	// The shared progress line over all variants, drawn only on a terminal.
 	bar := progress.Start(cmd.ErrOrStderr(), "games", int64(cs.Len*len(variants)))
 	count := bar.Count(0)
-	opt := tournament.RunOptions{Workers: workers, Progress: func(done, _ int) { count(done) }}
+	opt := tournament.RunOptions{Workers: workers, Progress: func(done, _ int) { count(done) }, Blind: secret}
 	rows, skipped, err := tournament.Variants(ctx, cs, variants, func(r solver.Rules) (solver.Strategy, string, error) { return newStrategy(cmd, r) }, opt)
 	bar.Stop()
 	if err != nil {
@@ -145,7 +160,11 @@ func runEval(cmd *cobra.Command, _ []string) error {
 			return err
 		}
 	}
-	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", corpusArg, cs.Len, workers)
+	label := corpusArg
+	if blind {
+		label = cs.Name
+	}
+	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", label, cs.Len, workers)
 	wide, _ := f.GetBool("wide")
 	timing, _ := f.GetBool("timing")
 	ropt := report.Options{Timing: timing, Wide: wide, Width: terminalWidth()}
@@ -172,6 +191,7 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	if out != "" {
 		fmt.Fprintf(summaryOut, "per-deck records: %s\n", out)
 	}
+	blindReveal(summaryOut, secret, corpusArg)
 	if err := tournament.CheckPossible(efficiency); err != nil {
 		return err
 	}

@@ -40,6 +40,11 @@ McNemar's exact p, and "A is stronger", "B is stronger", "no advantage of
 odds … either way" (each with the decks it took), or "no difference shown"
 at --max.
 
+--blind, for strategies that are not trusted, plays decks drawn afresh from
+the corpus's generator with a secret seed, in an order drawn from it, under
+opaque game ids; the seed's SHA-256 is printed on standard error before the
+first game, the seed and the command that writes the decks after the last.
+
 Exit status: 0 whatever the verdict; 6 when a side failed more than
 --max-failed-share of the decks counted (default 0.5) or all of them (a
 plugin missing or never starting: its "losses" say nothing of its play),
@@ -47,7 +52,8 @@ after the verdict, with a line naming its first failure's deck and reason;
 2 for bad input; 130 when interrupted. See docs/eval.md.`,
 		Example: `  calcsol match priority tuned-3 --stacks 3
   calcsol match fast-4p priority:table=tuned-4-preplaced --stacks 4 --preplaced --format json
-  calcsol match priority priority:deadlock_check=exact --corpus uniform-1000 --odds 2`,
+  calcsol match priority priority:deadlock_check=exact --corpus uniform-1000 --odds 2
+  calcsol match priority tuned-4 --stacks 4 --corpus uniform-1000 --blind`,
 		Args: cobra.ExactArgs(2),
 		RunE: runMatch,
 	}
@@ -62,6 +68,7 @@ after the verdict, with a line naming its first failure's deck and reason;
 	f.Uint64("seed", 1, "run seed: stochastic strategies' game seeds derive from it")
 	f.Int("workers", runtime.GOMAXPROCS(0), "games played in parallel")
 	f.String("format", "text", "output format: text, json")
+	f.Bool("blind", false, "blind play for untrusted strategies: the corpus drawn afresh with a secret seed (and the order of play from it), revealed at the end")
 	addMaxFailedFlag(cmd)
 	return cmd
 }
@@ -100,7 +107,19 @@ func runMatch(cmd *cobra.Command, args []string) error {
 		return err
 	}
 	corpusArg, _ := f.GetString("corpus")
-	if opt.Corpus, err = corpus.OpenCalculation(corpusArg, corpusArg); err != nil {
+	blind, _ := f.GetBool("blind")
+	var secret *tournament.Blind
+	if blind {
+		if f.Changed("order-seed") {
+			return badInput("--blind: the order of play is drawn from the secret seed; leave out --order-seed")
+		}
+		if secret, opt.Corpus, err = blindCorpus(cmd.ErrOrStderr(), corpusArg); err != nil {
+			return err
+		}
+		opt.OrderSeed = secret.MatchOrderSeed()
+		opt.Seed ^= secret.GameSeedBase()
+		opt.GameIDs = secret.GameIDs("match")
+	} else if opt.Corpus, err = corpus.OpenCalculation(corpusArg, corpusArg); err != nil {
 		return badInput("%v", err)
 	}
 	reg := strategyRegistry()
@@ -129,6 +148,7 @@ func runMatch(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	blindReveal(cmd.ErrOrStderr(), secret, corpusArg)
 	if format == "json" {
 		err = report.WriteMatchJSON(cmd.OutOrStdout(), m)
 	} else {

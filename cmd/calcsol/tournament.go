@@ -71,6 +71,15 @@ erroring on every move — fails the run with exit status 6 after its report
 and records are written, one line for each such strategy: its failed
 games and the first failure's deck and reason.
 
+--blind (or blind: true in the config) is for strategies that are not
+trusted: every corpus is drawn afresh from its generator (a shipped corpus's,
+a generator entry's, or a corpus file's '# generator' line; a file without
+one is refused) with a seed from crypto/rand, whose SHA-256 the manifest
+holds from before the first game; the decks are played in a secret order
+and the strategies see opaque game ids. The seed is kept in DIR/blind-seed
+(owner only) until the run ends, then revealed in the manifest; 'calcsol
+verify-blind DIR' checks the decks against it. A blind run cannot be sharded.
+
 Bad configs fail before any game with the file, line, key and reason (exit
 status 2). See docs/tournament.md.`,
 		Example: `  calcsol tournament --shard 1/50     # the shipped tournament on every 50th deck: a second
@@ -79,7 +88,9 @@ status 2). See docs/tournament.md.`,
   calcsol tournament --resume report
   calcsol tournament --resume report --stop-after 2h30m
   calcsol tournament my-tournament.yaml --shard 2/8 --out shard-2
-  calcsol merge --out report shard-1 shard-2 shard-3`,
+  calcsol merge --out report shard-1 shard-2 shard-3
+  calcsol tournament my-tournament.yaml --blind --out blind-report   # for strategies not trusted
+  calcsol verify-blind blind-report`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: runTournament,
 	}
@@ -92,6 +103,7 @@ status 2). See docs/tournament.md.`,
 	f.Duration("stop-after", 0, "after this long (e.g. 2h30m) begin no new games, finish those in play and stop (exit status 5; continue with --resume); 0: no limit")
 	f.Bool("trace", false, "record every game's moves in results.jsonl")
 	f.Bool("timing", true, "show ms per game (differs between runs)")
+	f.Bool("blind", false, "blind play for untrusted strategies: every corpus drawn afresh with a secret seed, revealed at the end")
 	addMaxFailedFlag(cmd)
 	addFitFlags(cmd)
 	return cmd
@@ -279,12 +291,14 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	}
 	// Output paths are checked before any work.
 	data, file := configs.TournamentYAML(), "configs/tournament.yaml (built in)"
+	blind, _ := f.GetBool("blind")
+	var secret *tournament.Blind // a resumed blind run's
 	switch {
 	case out != "" && resume != "":
 		return badInput("--out and --resume: give one (--resume writes into the directory it continues)")
 	case resume != "":
-		if len(args) > 0 || shard != "" || f.Changed("trace") {
-			return badInput("--resume takes the config, shard and trace of the run it continues; give none")
+		if len(args) > 0 || shard != "" || f.Changed("trace") || f.Changed("blind") {
+			return badInput("--resume takes the config, shard, trace and blind setting of the run it continues; give none")
 		}
 		if err := atomicfile.CheckDir(resume); err != nil {
 			return badInput("--resume: %v", err)
@@ -295,6 +309,11 @@ func runTournament(cmd *cobra.Command, args []string) error {
 		}
 		opt.Dir, opt.Resume = resume, &m
 		data, file = text, filepath.Join(resume, tournament.ConfigFile)
+		if m.Blind != nil {
+			if secret, err = tournament.ReadBlindSeed(resume, m); err != nil {
+				return badInput("--resume: %v", err)
+			}
+		}
 	case out != "":
 		if err := atomicfile.CheckDir(out); err != nil {
 			return badInput("--out: %v", err)
@@ -314,9 +333,12 @@ func runTournament(cmd *cobra.Command, args []string) error {
 
 	ctx, stop := signalContext(cmd)
 	defer stop()
-	t, text, err := configs.LoadTournament(ctx, data, file, strategyRegistry())
+	t, text, err := configs.LoadTournamentBlind(ctx, data, file, strategyRegistry(), blind, secret)
 	if err != nil {
 		return badInput("%w", err)
+	}
+	if t.Blind() != nil && opt.Shard.N > 1 {
+		return badInput("--shard %s: a blind run cannot be sharded: each shard would draw its own secret decks", shard)
 	}
 	opt.Config = text
 	stopCh := make(chan struct{})
@@ -327,6 +349,9 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	if de := (*tournament.DirError)(nil); errors.As(err, &de) {
 		return badInput("%w", err)
 	} else if err != nil {
+		return err
+	}
+	if err := commitBlind(cmd, t, opt.Dir, opt.Resume != nil); err != nil {
 		return err
 	}
 	if stopAfter > 0 {
@@ -349,8 +374,12 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	if err := report.Write(w, rep, format, ropt); err != nil {
 		return err
 	}
+	m, err := revealBlind(cmd, t, opt.Dir, s.Manifest())
+	if err != nil {
+		return err
+	}
 	if opt.Dir != "" {
-		if err := report.WriteFiles(opt.Dir, rep, s.Manifest()); err != nil {
+		if err := report.WriteFiles(opt.Dir, rep, m); err != nil {
 			return err
 		}
 		if format == "table" {
