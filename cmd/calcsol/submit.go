@@ -200,6 +200,14 @@ func runShard(cmd *cobra.Command, args []string) error {
 	t.SetErr(cmd.ErrOrStderr())
 	set := map[string]string{"workers": strconv.Itoa(workers)}
 	if _, err := os.Stat(filepath.Join(dir, tournament.ManifestFile)); err == nil {
+		// Its own config goes on (merge refuses shards of two configs).
+		m, err := tournament.ReadManifest(dir)
+		if err != nil {
+			return badInput("%v", err)
+		}
+		if want := fmt.Sprintf("%d/%d", k, n); m.Shard != want {
+			return badInput("%s holds shard %q of a run, not %s", dir, m.Shard, want)
+		}
 		set["resume"] = dir
 		args = nil
 	} else {
