@@ -25,6 +25,7 @@ type Session struct {
 	manifest Manifest
 	tally    *Tally
 	results  *Results // nil without a directory
+	lock     *DirLock // held from Open to Close
 	skip     int      // games recorded by the run resumed
 }
 
@@ -112,8 +113,9 @@ func SameRun(old, now Manifest) error {
 
 // Open prepares a session of t. A fresh run with a directory writes its
 // config and manifest there; a resumed one is checked against the manifest
-// it continues and reads the records done. A *DirError is a directory that
-// cannot serve.
+// it continues and reads the records done. The directory is locked
+// (LockDir) until Close; a *DirError is a directory that cannot serve,
+// among them one that another process is writing (a *BusyError).
 func (t *Tournament) Open(opt SessionOptions) (*Session, error) {
 	s := &Session{t: t, opt: opt, tally: t.NewTally()}
 	if m := opt.Resume; m != nil {
@@ -134,17 +136,20 @@ func (t *Tournament) Open(opt SessionOptions) (*Session, error) {
 	if opt.Dir == "" {
 		return s, nil
 	}
+	if err := s.lockDir(); err != nil {
+		return nil, err
+	}
 	if opt.Resume == nil {
 		if err := atomicfile.Write(filepath.Join(opt.Dir, ConfigFile), opt.Config); err != nil {
-			return nil, err
+			return nil, s.fail(err)
 		}
 		if err := WriteManifest(opt.Dir, s.manifest); err != nil {
-			return nil, err
+			return nil, s.fail(err)
 		}
 	}
 	res, n, err := t.OpenResults(opt.Dir, s.opt.Shard, s.tally)
 	if err != nil {
-		return nil, &DirError{err}
+		return nil, s.fail(&DirError{err})
 	}
 	s.results, s.skip = res, n
 	return s, nil
@@ -171,6 +176,34 @@ func (s *Session) estimate(opt RunOptions) *progress.Estimate {
 	est.Skip(int64(s.skip))
 	return est
 }
+
+// lockDir takes the lock of the session's directory, says so when it takes
+// over a stale one, and refuses a fresh run in a directory that holds
+// results (written by a run that ended since the caller looked).
+func (s *Session) lockDir() error {
+	l, err := LockDir(s.opt.Dir)
+	if err != nil {
+		return &DirError{err}
+	}
+	s.lock = l
+	if l.Stale.PID != 0 && s.opt.Log != nil {
+		fmt.Fprintf(s.opt.Log, "report directory %s: taking over the lock left by %s, which has ended\n", s.opt.Dir, l.Stale)
+	}
+	if _, err := os.Stat(filepath.Join(s.opt.Dir, ResultsFile)); err == nil && s.opt.Resume == nil {
+		return s.fail(&DirError{fmt.Errorf("report directory %s holds a run's results already", s.opt.Dir)})
+	}
+	return nil
+}
+
+// fail releases the lock of a session that could not open, and returns err.
+func (s *Session) fail(err error) error {
+	s.lock.Release()
+	return err
+}
+
+// Close releases the report directory's lock: after the last file of the
+// report is written. It does nothing without a directory or a second time.
+func (s *Session) Close() error { return s.lock.Release() }
 
 // Manifest is the manifest of the session's run.
 func (s *Session) Manifest() Manifest { return s.manifest }

@@ -47,6 +47,7 @@ func TestSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	first, err := s.Play(context.Background())
+	s.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +84,7 @@ func TestSession(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			defer s.Close()
 			again, err := s.Play(context.Background())
 			if err != nil {
 				t.Fatal(err)

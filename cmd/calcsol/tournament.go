@@ -318,6 +318,9 @@ func runTournament(cmd *cobra.Command, args []string) error {
 		if err := atomicfile.CheckDir(out); err != nil {
 			return badInput("--out: %v", err)
 		}
+		if err := tournament.CheckDirLock(out); err != nil {
+			return badInput("--out: %w", err)
+		}
 		if _, err := os.Stat(filepath.Join(out, tournament.ResultsFile)); err == nil {
 			return badInput("--out %s: it holds a run's results already (continue it with --resume %s, or choose another directory)", out, out)
 		}
@@ -351,6 +354,7 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	} else if err != nil {
 		return err
 	}
+	defer s.Close() // the report directory's lock, after its last file
 	if err := commitBlind(cmd, t, opt.Dir, opt.Resume != nil); err != nil {
 		return err
 	}

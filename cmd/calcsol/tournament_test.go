@@ -276,7 +276,7 @@ func TestTournamentShardsMerge(t *testing.T) {
 }
 
 // docShardLines returns the command lines of docs/tournament.md that run a
-// shard: "calcsol tournament … --shard $…" (a shard number from the environment).
+// shard: "calcsol shard … --index $…" (a shard index from the environment).
 func docShardLines(t *testing.T) []string {
 	t.Helper()
 	b, err := os.ReadFile("../../docs/tournament.md")
@@ -286,7 +286,7 @@ func docShardLines(t *testing.T) []string {
 	var out []string
 	for _, l := range strings.Split(string(b), "\n") {
 		l = strings.TrimSpace(l)
-		if i := strings.Index(l, "calcsol tournament "); i >= 0 && strings.Contains(l, "--shard $") {
+		if i := strings.Index(l, "calcsol shard "); i >= 0 && strings.Contains(l, "--index $") {
 			l = strings.TrimSuffix(strings.TrimSpace(l[i:]), `"`)
 			out = append(out, l)
 		}
