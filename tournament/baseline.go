@@ -113,22 +113,29 @@ func BaselineFromReport(dir string) (*Baseline, error) {
 	}
 	ta := t.NewTally()
 	book := traceBook{}
-	f, err := os.Open(filepath.Join(dir, ResultsFile))
+	rr, err := openReport(dir, &m, tailRefuse, false)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer rr.close()
 	sink := book.sink(t, ta.Sink(nil))
-	if _, err := ReadRecords(f, false, func(line int, rec Record) error {
+	for {
+		rec, err := rr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 		if rec.cell, err = ta.Cell(&rec); err != nil {
-			return fmt.Errorf("results line %d: %w", line, err)
+			return nil, rr.errorAt(err)
 		}
 		if !m.Trace {
 			rec.Trace = ""
 		}
-		return sink.Write([]Record{rec})
-	}); err != nil {
-		return nil, err
+		if err := sink.Write([]Record{rec}); err != nil {
+			return nil, rr.errorAt(err)
+		}
 	}
 	if !m.Trace {
 		book = traceBook{}

@@ -166,7 +166,10 @@ func TestTournamentKillAndResume(t *testing.T) {
 	f, _ := os.OpenFile(results, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"v":1,"strategy":"gre`)
 	f.Close()
-	before := countLines(t, results)
+	// The records the run had checksummed when it was killed are kept;
+	// those after the last checksum are played again.
+	lines := countLines(t, results)
+	before := checksummed(t, filepath.Join(killed, "results.sha256"))
 
 	_, errOut, code := calcsol(t, "", "tournament", "--resume", killed, "--workers", "2", "--format", "csv")
 	if code != 0 {
@@ -176,10 +179,34 @@ func TestTournamentKillAndResume(t *testing.T) {
 	if !strings.Contains(errOut, want) {
 		t.Errorf("resume said %q, want %q", errOut, want)
 	}
+	if dropped := "the last " + strconv.Itoa(lines-before) + " records carry no checksum"; lines > before && !strings.Contains(errOut, dropped) {
+		t.Errorf("resume said %q, want %q", errOut, dropped)
+	}
 	sameAsUninterrupted(t, results, "the resumed run")
 	if countLines(t, results) != total {
 		t.Errorf("%d records, want %d", countLines(t, results), total)
 	}
+}
+
+// checksummed is the last line of results.jsonl that the checksums in
+// path (results.sha256) cover.
+func checksummed(t *testing.T, path string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := 0
+	lines := strings.Split(string(b), "\n")
+	for _, l := range lines[:len(lines)-1] { // a torn last line left out
+		if rng, _, ok := strings.Cut(l, " "); ok && !strings.HasPrefix(l, "#") {
+			_, end, _ := strings.Cut(rng, "-")
+			if n, err := strconv.Atoi(end); err == nil {
+				last = n
+			}
+		}
+	}
+	return last
 }
 
 func countLines(t *testing.T, path string) int {
@@ -492,6 +519,12 @@ func TestTournamentMergePartial(t *testing.T) {
 	copyDir(t, filepath.Join(dir, "shard-3"), cut)
 	torn := strings.Join(three[:10], "\n") + "\n" + three[10][:len(three[10])/2]
 	if err := os.WriteFile(filepath.Join(cut, "results.jsonl"), []byte(torn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// No checksum yet: a shard checksums its first 256 records once they
+	// are written.
+	sums, _ := os.ReadFile(filepath.Join(cut, "results.sha256"))
+	if err := os.WriteFile(filepath.Join(cut, "results.sha256"), sums[:bytes.IndexByte(sums, '\n')+1], 0o644); err != nil {
 		t.Fatal(err)
 	}
 	type key struct{ strategy, corpus, rules string }
