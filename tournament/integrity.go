@@ -155,7 +155,10 @@ type CorruptError struct {
 }
 
 func (e *CorruptError) Error() string {
-	if e.Last > e.Line {
+	switch {
+	case e.Line == 0: // the fault is in the checksums, which Err names
+		return e.Err.Error()
+	case e.Last > e.Line:
 		return fmt.Sprintf("%s:%d-%d: %v", e.File, e.Line, e.Last, e.Err)
 	}
 	return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
@@ -399,6 +402,23 @@ func Repair(dir string, e *CorruptError) (int, error) {
 		return 0, err
 	}
 	return dropped, nil
+}
+
+// SumsOf is the results.sha256 a run writes for the results.jsonl lines
+// results (whole lines): for records restored from a copy that was checked
+// otherwise (the kept measurements, checked against their SHA-256).
+func SumsOf(results []byte) []byte {
+	out := []byte(sumsHeader)
+	s := newSummer(1)
+	for len(results) > 0 {
+		i := bytes.IndexByte(results, '\n') + 1
+		if i == 0 {
+			i = len(results)
+		}
+		out = s.add(results[:i], out)
+		results = results[i:]
+	}
+	return s.flush(out)
 }
 
 // Unchecked returns those of the report directories dirs whose manifest

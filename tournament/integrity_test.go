@@ -305,3 +305,17 @@ func BenchmarkRecordSum(b *testing.B) {
 		out = s.add(line, out[:0])
 	}
 }
+
+// SumsOf gives the checksums a run writes for its records.
+func TestSumsOf(t *testing.T) {
+	tn, err := New(context.Background(), testPlan(t, 120), 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := runDir(t, tn, []byte("c\n"))
+	res, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
+	sums, _ := os.ReadFile(filepath.Join(dir, SumsFile))
+	if got := SumsOf(res); string(got) != string(sums) {
+		t.Errorf("SumsOf:\n%s\nthe run wrote:\n%s", got, sums)
+	}
+}
