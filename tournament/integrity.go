@@ -294,6 +294,9 @@ func (r *resultsReader) next() (Record, error) {
 			}
 			return Record{}, io.EOF
 		}
+		if err == bufio.ErrBufferFull {
+			err = fmt.Errorf("a line longer than %d bytes: not a record", maxLine)
+		}
 		if err != nil {
 			r.line++
 			r.keep = r.keepLine()

@@ -120,6 +120,8 @@ func TestRecordChecksums(t *testing.T) {
 		}), err: "results.jsonl:257-512: checksum mismatch: a record here was changed", keep: 256},
 		{name: "torn line", file: ResultsFile, edit: editLine(100, func(l string) string { return l[:len(l)/2] + "\n" }),
 			err: "results.jsonl:100: unexpected EOF", keep: 0},
+		{name: "junk line too long", file: ResultsFile, edit: editLine(10, func(string) string { return strings.Repeat("x", 2<<20) + "\n" }),
+			err: "results.jsonl:10: a line longer than 1048576 bytes", keep: 0},
 		{name: "line removed", file: ResultsFile, edit: func(s string) string { return s[:strings.LastIndex(s[:len(s)-1], "\n")+1] },
 			err: "records were removed", keep: lastBlock - 1},
 		{name: "junk appended after the last checksum", file: ResultsFile, edit: func(s string) string { return s + "junk\n" },
