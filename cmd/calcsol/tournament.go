@@ -212,8 +212,12 @@ of a long sharded run) and how far each shard has got, and writes nothing.`,
 // warnUnchecked says on stderr which of the report directories dirs keep
 // no record checksums (reports of an older calcsol).
 func warnUnchecked(cmd *cobra.Command, dirs ...string) {
-	for _, d := range tournament.Unchecked(dirs...) {
-		fmt.Fprintf(cmd.ErrOrStderr(), "calcsol: warning: %s keeps no record checksums (an older calcsol wrote it): its records are read unchecked\n", d)
+	switch old := tournament.Unchecked(dirs...); len(old) {
+	case 0:
+	case 1:
+		fmt.Fprintf(cmd.ErrOrStderr(), "calcsol: warning: %s keeps no record checksums (an older calcsol wrote it):\n  its records are read unchecked\n", old[0])
+	default:
+		fmt.Fprintf(cmd.ErrOrStderr(), "calcsol: warning: %d reports keep no record checksums (an older calcsol wrote them):\n  their records are read unchecked (%s … %s)\n", len(old), old[0], old[len(old)-1])
 	}
 }
 

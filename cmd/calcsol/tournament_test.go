@@ -643,3 +643,41 @@ func smallTournamentDir(t *testing.T) (string, []byte) {
 	}
 	return dir, cfg
 }
+
+// Shards of an older calcsol (manifests without record_checksums, no
+// results.sha256) are merged unchecked, with one warning that says so;
+// such a report cannot be resumed.
+func TestMergeUncheckedShards(t *testing.T) {
+	dir, _ := smallTournamentDir(t)
+	for _, k := range []string{"1", "2"} {
+		s := "shard-" + k
+		if _, errOut, code := calcsolIn(t, dir, nil, "", "tournament", "tournament.yaml", "--shard", k+"/2", "--out", s); code != 0 {
+			t.Fatalf("shard %s: %s", k, errOut)
+		}
+		path := filepath.Join(dir, s, "manifest.json")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		delete(m, "record_checksums")
+		b, _ = json.Marshal(m)
+		os.WriteFile(path, b, 0o644)
+		os.Remove(filepath.Join(dir, s, "results.sha256"))
+	}
+	_, errOut, code := calcsolIn(t, dir, nil, "", "merge", "--out", "merged", "shard-1", "shard-2")
+	if want := "calcsol: warning: 2 reports keep no record checksums (an older calcsol wrote them):\n" +
+		"  their records are read unchecked (shard-1 … shard-2)\n"; code != 0 || errOut != want {
+		t.Errorf("merge: exit %d, stderr %q; want 0 and %q", code, errOut, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "merged", "results.sha256")); err != nil {
+		t.Errorf("the merged report is not checksummed anew: %v", err)
+	}
+	_, errOut, code = calcsolIn(t, dir, nil, "", "tournament", "--resume", "shard-1")
+	if code != 2 || !strings.Contains(errOut, "names no record checksums") {
+		t.Errorf("resume: exit %d, stderr %q", code, errOut)
+	}
+}
