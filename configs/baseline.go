@@ -34,7 +34,7 @@ func ParseBaseline(data []byte, file string) (*tournament.Baseline, error) {
 	if err := yamldecode.Decode(data, file, &b); err != nil {
 		return nil, err
 	}
-	if b.Format != tournament.BaselineFormat {
+	if b.Format != tournament.BaselineFormat && b.Format != tournament.BaselineFormatV1 {
 		return nil, fmt.Errorf("%s: format %q, want %q: not a calcsol baseline", file, b.Format, tournament.BaselineFormat)
 	}
 	if len(b.Cells) == 0 {

@@ -231,7 +231,12 @@ func (m *Measurement) ShardFiles(i int) (map[string][]byte, error) {
 			return nil, fmt.Errorf("shard %s: %s expands to sha256 %s, not the %s it had", s.Shard, f.name, got, f.want)
 		}
 	}
-	return map[string][]byte{ConfigFile: m.Config, tournament.ManifestFile: man, tournament.ResultsFile: res}, nil
+	files := map[string][]byte{ConfigFile: m.Config, tournament.ManifestFile: man, tournament.ResultsFile: res}
+	if m.Header.Manifest.Sums != nil {
+		// The records' checksums, anew: the records are the shard's (checked above).
+		files[tournament.SumsFile] = tournament.SumsOf(res)
+	}
+	return files, nil
 }
 
 // manifest returns a shard's manifest.json as tournament.WriteManifest
@@ -272,7 +277,10 @@ func (m *Measurement) Expand(dir string) ([]string, error) {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, err
 		}
-		for _, name := range []string{ConfigFile, tournament.ManifestFile, tournament.ResultsFile} {
+		for _, name := range []string{ConfigFile, tournament.ManifestFile, tournament.ResultsFile, tournament.SumsFile} {
+			if files[name] == nil {
+				continue // a shard of a calcsol that kept no checksums
+			}
 			p := filepath.Join(d, name)
 			old, err := os.ReadFile(p)
 			switch {

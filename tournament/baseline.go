@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,8 +17,14 @@ import (
 	"github.com/calcsol/calcsol/tournament/stats"
 )
 
-// BaselineFormat names the baseline file format.
-const BaselineFormat = "calcsol-baseline 1"
+// BaselineFormat names the baseline file format: version 2 carries a
+// checksum of its content.
+const BaselineFormat = "calcsol-baseline 2"
+
+// BaselineFormatV1 is the format of the baselines of an older calcsol,
+// without a checksum: still read, their counts checked against their
+// bitmaps.
+const BaselineFormatV1 = "calcsol-baseline 1"
 
 // MaxTracedDecks is the largest corpus whose games a baseline keeps the
 // traces of (for deterministic strategies), so that a regression names the
@@ -30,12 +39,14 @@ const RegressAlpha = 0.01
 // the hashes that say what was played: a later run of the same config
 // (Regress) must win the same decks.
 type Baseline struct {
-	Format        string         `yaml:"format" json:"format"`
-	RecordVersion int            `yaml:"record_version" json:"record_version"`
-	Program       string         `yaml:"program" json:"program"`
-	Seed          uint64         `yaml:"seed" json:"seed"`
-	Config        string         `yaml:"config" json:"config"` // the resolved tournament config
-	Cells         []BaselineCell `yaml:"cells" json:"cells"`
+	Format        string `yaml:"format" json:"format"`
+	RecordVersion int    `yaml:"record_version" json:"record_version"`
+	// Checksum is the SHA-256 of the rest of the baseline (ContentSHA).
+	Checksum string         `yaml:"checksum,omitempty" json:"checksum,omitempty"`
+	Program  string         `yaml:"program" json:"program"`
+	Seed     uint64         `yaml:"seed" json:"seed"`
+	Config   string         `yaml:"config" json:"config"` // the resolved tournament config
+	Cells    []BaselineCell `yaml:"cells" json:"cells"`
 }
 
 // BaselineCell is one strategy × corpus × rules of a baseline.
@@ -113,22 +124,29 @@ func BaselineFromReport(dir string) (*Baseline, error) {
 	}
 	ta := t.NewTally()
 	book := traceBook{}
-	f, err := os.Open(filepath.Join(dir, ResultsFile))
+	rr, err := openReport(dir, &m, tailRefuse, false)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
+	defer rr.close()
 	sink := book.sink(t, ta.Sink(nil))
-	if _, err := ReadRecords(f, false, func(line int, rec Record) error {
+	for {
+		rec, err := rr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 		if rec.cell, err = ta.Cell(&rec); err != nil {
-			return fmt.Errorf("results line %d: %w", line, err)
+			return nil, rr.errorAt(err)
 		}
 		if !m.Trace {
 			rec.Trace = ""
 		}
-		return sink.Write([]Record{rec})
-	}); err != nil {
-		return nil, err
+		if err := sink.Write([]Record{rec}); err != nil {
+			return nil, rr.errorAt(err)
+		}
 	}
 	if !m.Trace {
 		book = traceBook{}
@@ -142,6 +160,7 @@ func BaselineFromReport(dir string) (*Baseline, error) {
 	b, err := t.baseline(string(cfg), ta, book)
 	if err == nil {
 		b.Program = m.Program
+		b.Seal()
 	}
 	return b, err
 }
@@ -166,7 +185,86 @@ func (t *Tournament) baseline(config string, ta *Tally, book traceBook) (*Baseli
 		}
 		b.Cells = append(b.Cells, bc)
 	}
+	b.Seal()
 	return b, nil
+}
+
+// ContentSHA is the SHA-256, in hex, of the baseline's content: every field
+// but Checksum, as compact JSON in the order of the fields. A comment or
+// another YAML layout leaves it as it is; an edit of any value changes it.
+func (b *Baseline) ContentSHA() string {
+	c := *b
+	c.Checksum = ""
+	data, err := json.Marshal(&c)
+	if err != nil {
+		panic(err) // strings, numbers and bools only
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// Seal sets Checksum to the content's (ContentSHA): a baseline is sealed
+// as it is made, and an edit of it afterwards no longer matches.
+func (b *Baseline) Seal() { b.Checksum = b.ContentSHA() }
+
+// BaselineError is a baseline that cannot be trusted: its checksum does not
+// match its content, or its counts do not add up.
+type BaselineError struct{ Reasons []string }
+
+func (e *BaselineError) Error() string {
+	return "baseline refused: " + strings.Join(e.Reasons, "; ")
+}
+
+// Verify checks what a baseline can check of itself: its checksum (a
+// baseline of format 2 must have one; one of format 1 has none, and its
+// content is taken as it is) and, in every cell, that the wins are the
+// decks its bitmap marks won and the bitmap is one of its games. A failure
+// is a *BaselineError.
+func (b *Baseline) Verify() error {
+	var bad []string
+	switch {
+	case b.Format != BaselineFormat && b.Format != BaselineFormatV1:
+		return fmt.Errorf("baseline format %q; this calcsol reads %q and %q", b.Format, BaselineFormat, BaselineFormatV1)
+	case b.Checksum == "" && b.Format == BaselineFormat:
+		bad = append(bad, fmt.Sprintf("no checksum, which format %q carries: the baseline was edited", BaselineFormat))
+	case b.Checksum != "" && b.Checksum != b.ContentSHA():
+		bad = append(bad, fmt.Sprintf("checksum %.12s… does not match its content (sha256 %.12s…): the baseline was edited after calcsol wrote it", b.Checksum, b.ContentSHA()))
+	}
+	for _, c := range b.Cells {
+		if why := c.addsUp(); why != "" {
+			bad = append(bad, fmt.Sprintf("%s × %s × %s: %s", c.Strategy, c.Corpus, c.Rules, why))
+		}
+	}
+	if len(bad) > 0 {
+		return &BaselineError{bad}
+	}
+	return nil
+}
+
+// addsUp says why a cell's counts do not fit its bitmap, or "".
+func (c *BaselineCell) addsUp() string {
+	raw, err := base64.StdEncoding.DecodeString(c.Won)
+	switch {
+	case err != nil:
+		return "won: not base64"
+	case c.Games < 0 || c.Wins < 0 || c.Wins > c.Games:
+		return fmt.Sprintf("%d wins of %d games", c.Wins, c.Games)
+	case len(raw) != (c.Games+7)/8:
+		return fmt.Sprintf("won: a bitmap of %d decks, not of its %d games", 8*len(raw), c.Games)
+	}
+	won := 0
+	for d := 0; d < 8*len(raw); d++ {
+		if raw[d/8]&(1<<(d%8)) != 0 {
+			if d >= c.Games {
+				return fmt.Sprintf("won: deck %d marked won, past its %d games", d, c.Games)
+			}
+			won++
+		}
+	}
+	if won != c.Wins {
+		return fmt.Sprintf("wins %d, but its bitmap marks %d decks won: the counts do not add up", c.Wins, won)
+	}
+	return ""
 }
 
 func encodeBits(b Bitset, n int) string {
@@ -277,9 +375,10 @@ func (t *Tournament) RegressChanged(ctx context.Context, b *Baseline, opt RunOpt
 func (t *Tournament) regress(ctx context.Context, b *Baseline, opt RunOptions, againstChanged bool) ([]CellCheck, error) {
 	var stale []string
 	changed := map[int]bool{} // by baseline cell
-	if b.Format != BaselineFormat {
-		return nil, fmt.Errorf("baseline format %q; this calcsol reads %q", b.Format, BaselineFormat)
+	if err := b.Verify(); err != nil {
+		return nil, err
 	}
+	var bad []string // counts that do not fit the corpus
 	if b.RecordVersion != RecordVersion {
 		stale = append(stale, fmt.Sprintf("record format version %d, now %d", b.RecordVersion, RecordVersion))
 	}
@@ -307,8 +406,14 @@ func (t *Tournament) regress(ctx context.Context, b *Baseline, opt RunOptions, a
 			stale = append(stale, fmt.Sprintf("strategy %s's configuration changed (hash %s, was %s)", bc.Strategy, c.Entrant.Hash, bc.Hash))
 		case c.Corpus.Checksum != bc.CorpusSHA:
 			stale = append(stale, fmt.Sprintf("corpus %s changed (sha256 %.12s…, was %.12s…)", bc.Corpus, c.Corpus.Checksum, bc.CorpusSHA))
+			continue // its bitmap is of other decks
 		case !c.Applicable:
 			stale = append(stale, fmt.Sprintf("strategy %s can no longer play %s", bc.Strategy, bc.Rules))
+		}
+		if bc.Games != c.Corpus.Len {
+			bad = append(bad, fmt.Sprintf("%s × %s × %s: %d games, but corpus %s has %d decks: the counts do not add up",
+				bc.Strategy, bc.Corpus, bc.Rules, bc.Games, bc.Corpus, c.Corpus.Len))
+			continue
 		}
 		won, err := decodeBits(bc.Won, c.Corpus.Len)
 		if err != nil {
@@ -320,6 +425,9 @@ func (t *Tournament) regress(ctx context.Context, b *Baseline, opt RunOptions, a
 				return nil, fmt.Errorf("baseline cell %s × %s × %s: %w", bc.Strategy, bc.Corpus, bc.Rules, err)
 			}
 		}
+	}
+	if len(bad) > 0 {
+		return nil, &BaselineError{bad}
 	}
 	stale = dedupe(stale)
 	if len(stale) > 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/calcsol/calcsol/configs"
@@ -179,6 +180,8 @@ func TestRegressStochastic(t *testing.T) {
 		b := *base
 		b.Cells = []tournament.BaselineCell{base.Cells[0]}
 		b.Cells[0].Won = claimWins(t, base.Cells[0].Won, tc.extra)
+		b.Cells[0].Wins += tc.extra
+		b.Seal() // an edit that keeps the counts true and reseals
 		checks, err := tn.Regress(ctx, &b, tournament.RunOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -203,4 +206,73 @@ func claimWins(t *testing.T, won string, n int) string {
 		}
 	}
 	return base64.StdEncoding.EncodeToString(raw)
+}
+
+// A baseline edited after calcsol wrote it is refused: its checksum no
+// longer matches, or, resealed or of the older format without one, its
+// counts do not add up against its bitmap or its corpus. It is never "ok".
+func TestBaselineEdited(t *testing.T) {
+	ctx := context.Background()
+	corpus, real := ciCorpusAndPriority(t)
+	tn, err := tournament.New(ctx, tournament.Plan{
+		Entrants: []tournament.Entrant{{Name: "priority", Hash: "h", Strategy: real}},
+		Corpora:  []*tournament.Corpus{corpus},
+		Variants: []tournament.Variant{{Rules: solver.Rules{Stacks: 4}}},
+	}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := tn.MakeBaseline(ctx, "config", tournament.RunOptions{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := base.Verify(); err != nil {
+		t.Fatalf("a baseline as made: %v", err)
+	}
+	tests := []struct {
+		name   string
+		edit   func(b *tournament.Baseline)
+		reseal bool
+		want   string // "" for a baseline that passes
+	}{
+		{"as made", func(*tournament.Baseline) {}, false, ""},
+		{"wins", func(b *tournament.Baseline) { b.Cells[0].Wins++ }, false, "does not match its content"},
+		{"games", func(b *tournament.Baseline) { b.Cells[0].Games-- }, false, "does not match its content"},
+		{"bitmap", func(b *tournament.Baseline) { b.Cells[0].Won = claimWins(t, b.Cells[0].Won, 1) }, false, "does not match its content"},
+		{"hash", func(b *tournament.Baseline) { b.Cells[0].Hash = "other" }, false, "does not match its content"},
+		{"checksum gone", func(b *tournament.Baseline) { b.Checksum = "" }, false, "no checksum"},
+		{"wins, resealed", func(b *tournament.Baseline) { b.Cells[0].Wins++ }, true, "the counts do not add up"},
+		{"games, resealed", func(b *tournament.Baseline) { b.Cells[0].Games-- }, true, "the counts do not add up"},
+		{"bitmap past the games, resealed", func(b *tournament.Baseline) {
+			b.Cells[0].Games -= 3
+			b.Cells[0].Won = claimWins(t, b.Cells[0].Won, 1000) // every deck
+			b.Cells[0].Wins = b.Cells[0].Games
+		}, true, "marked won, past its"},
+		{"older format, no checksum", func(b *tournament.Baseline) { b.Format, b.Checksum = tournament.BaselineFormatV1, "" }, false, ""},
+		{"older format, wins", func(b *tournament.Baseline) {
+			b.Format, b.Checksum = tournament.BaselineFormatV1, ""
+			b.Cells[0].Wins++
+		}, false, "the counts do not add up"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := *base
+			b.Cells = append([]tournament.BaselineCell(nil), base.Cells...)
+			tc.edit(&b)
+			if tc.reseal {
+				b.Seal()
+			}
+			checks, err := tn.Regress(ctx, &b, tournament.RunOptions{Workers: 2})
+			if tc.want == "" {
+				if err != nil || checks[0].Failed {
+					t.Fatalf("error %v, checks %+v; want a pass", err, checks)
+				}
+				return
+			}
+			var be *tournament.BaselineError
+			if !errors.As(err, &be) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want a BaselineError containing %q", err, tc.want)
+			}
+		})
+	}
 }

@@ -73,23 +73,62 @@ func ReadJSONL(r io.Reader) (RunID, []DeckResult, error) {
 // readJSONL is ReadJSONL, leaving out a torn last line (no newline yet: a
 // shard being played) if tolerateTorn.
 func readJSONL(r io.Reader, tolerateTorn bool) (RunID, []DeckResult, error) {
-	var id RunID
-	var out []DeckResult
-	_, err := ReadRecords(r, tolerateTorn, func(line int, rec Record) error {
-		rid := RunID{rec.Strategy, rec.Corpus, rec.CorpusSHA, rec.Rules}
-		if len(out) == 0 {
-			id = rid
-		} else if rid != id {
-			return fmt.Errorf("results line %d: a record of %s on %s under %s among records of %s on %s under %s",
-				line, rid.Strategy, rid.Corpus, rid.Rules, id.Strategy, id.Corpus, id.Rules)
+	var c runCollector
+	_, err := ReadRecords(r, tolerateTorn, c.add)
+	return c.id, c.out, err
+}
+
+// readReportRun is readJSONL for a report directory's results, checked
+// against their checksums as far as those go (a shard being played
+// checksums a block once it is written); a torn last line is left out.
+func readReportRun(dir string) (RunID, []DeckResult, error) {
+	m, err := ReadManifest(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		m, err = Manifest{}, nil // results alone, unchecked
+	}
+	if err != nil {
+		return RunID{}, nil, err
+	}
+	rr, err := openReport(dir, &m, tailKeep, true)
+	if err != nil {
+		return RunID{}, nil, err
+	}
+	defer rr.close()
+	var c runCollector
+	for {
+		rec, err := rr.next()
+		if err == io.EOF {
+			return c.id, c.out, nil
 		}
-		if n := len(out); n > 0 && rec.Deck <= out[n-1].Deck {
-			return fmt.Errorf("results line %d: deck %d after deck %d (records must be in increasing deck order)", line, rec.Deck, out[n-1].Deck)
+		if err == nil {
+			err = c.add(rr.line, rec)
 		}
-		out = append(out, DeckResult{Deck: rec.Deck, Won: rec.Won, Placed: rec.Placed, Failed: rec.Failed, Reason: rec.End})
-		return nil
-	})
-	return id, out, err
+		if err != nil {
+			return c.id, c.out, err
+		}
+	}
+}
+
+// runCollector gathers the records of one run, checking that they are of
+// one strategy, corpus and rules, in increasing deck order.
+type runCollector struct {
+	id  RunID
+	out []DeckResult
+}
+
+func (c *runCollector) add(line int, rec Record) error {
+	rid := RunID{rec.Strategy, rec.Corpus, rec.CorpusSHA, rec.Rules}
+	if len(c.out) == 0 {
+		c.id = rid
+	} else if rid != c.id {
+		return fmt.Errorf("results line %d: a record of %s on %s under %s among records of %s on %s under %s",
+			line, rid.Strategy, rid.Corpus, rid.Rules, c.id.Strategy, c.id.Corpus, c.id.Rules)
+	}
+	if n := len(c.out); n > 0 && rec.Deck <= c.out[n-1].Deck {
+		return fmt.Errorf("results line %d: deck %d after deck %d (records must be in increasing deck order)", line, rec.Deck, c.out[n-1].Deck)
+	}
+	c.out = append(c.out, DeckResult{Deck: rec.Deck, Won: rec.Won, Placed: rec.Placed, Failed: rec.Failed, Reason: rec.End})
+	return nil
 }
 
 // ReadResults reads the records of one run from paths, each a file written by
@@ -110,17 +149,24 @@ func ReadResults(paths ...string) (RunID, []DeckResult, error) {
 	from := map[int]string{} // the file that recorded each deck
 	for _, path := range paths {
 		dir := false
+		var fid RunID
+		var res []DeckResult
 		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			path, dir = filepath.Join(path, ResultsFile), true
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return RunID{}, nil, err
-		}
-		fid, res, err := readJSONL(f, dir)
-		f.Close()
-		if err != nil {
-			return RunID{}, nil, fmt.Errorf("%s: %w", path, err)
+			dir = true
+			if fid, res, err = readReportRun(path); err != nil {
+				return RunID{}, nil, fmt.Errorf("%s: %w", path, err)
+			}
+			path = filepath.Join(path, ResultsFile)
+		} else {
+			f, err := os.Open(path)
+			if err != nil {
+				return RunID{}, nil, err
+			}
+			fid, res, err = readJSONL(f, false)
+			f.Close()
+			if err != nil {
+				return RunID{}, nil, fmt.Errorf("%s: %w", path, err)
+			}
 		}
 		if len(res) == 0 {
 			if dir {

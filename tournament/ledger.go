@@ -46,6 +46,9 @@ type Manifest struct {
 	// Blind is set for a blind run (blind.go): the seed's commitment from
 	// the start, the seed itself once the run is finished.
 	Blind *ManifestBlind `json:"blind,omitempty"`
+	// Sums says how the records are checksummed (nil: a report of a
+	// calcsol that kept no checksums).
+	Sums *RecordSums `json:"record_checksums,omitempty"`
 }
 
 // ManifestBound is a clairvoyant bound as a manifest records it: its
@@ -118,7 +121,7 @@ var ProgramVersion = sync.OnceValue(func() string {
 // Manifest describes the tournament as run with seed, shard and config hash.
 func (t *Tournament) Manifest(configSHA string, shard Shard, trace bool) Manifest {
 	m := Manifest{Format: ReportFormat, RecordVersion: RecordVersion, Program: ProgramVersion(), ConfigSHA: configSHA,
-		Seed: t.seed, Shard: shard.String(), Trace: trace}
+		Seed: t.seed, Shard: shard.String(), Trace: trace, Sums: newRecordSums()}
 	for _, e := range t.plan.Entrants {
 		m.Strategies = append(m.Strategies, ManifestStrategy{e.Name, e.Spec, e.Hash, e.Strategy.Info().Stochastic})
 	}
@@ -252,85 +255,158 @@ func (t *Tournament) order(s Shard, f func(cell, deck int) bool) {
 
 // Results is a report directory's results.jsonl opened for appending: a
 // Sink that writes each batch of records at once, so that a run killed at
-// any point leaves complete records and at most one torn last line.
+// any point leaves complete records and at most one torn last line, and
+// appends the checksum of each block of SumBlock lines to results.sha256
+// once the block is written (Close writes the last, shorter one).
 type Results struct {
-	f   *os.File
-	buf []byte
+	f, sums *os.File
+	summer  *summer
+	buf     []byte
+	sumBuf  []byte
+}
+
+// ResultsOpened is what OpenResults found in a report directory.
+type ResultsOpened struct {
+	// Done is the number of games recorded and kept: the Skip of the run
+	// that continues.
+	Done int
+	// Dropped counts the lines after the last checksum, left out and
+	// truncated (a run killed before it checksummed them): their games are
+	// played again. Torn says a torn last line was cut off.
+	Dropped int
+	Torn    bool
+	// Failed are the decks, per cell, recorded as failed.
+	Failed   []Bitset
+	Failures int
 }
 
 // OpenResults opens dir/results.jsonl for a run of shard s of t, creating it
 // or, to resume, reading the records it holds: they must be the first games
-// of the run's order (a torn last line is cut off). Each record read is
-// counted in ta. It returns how many games are done, the Skip of the run
-// that continues.
+// of the run's order, and each block of them must have the checksum
+// results.sha256 gives it (a torn last line, and lines after the last
+// checksum, are cut off). Each record read is counted in ta. It returns how
+// many games are done, the Skip of the run that continues. A record that
+// cannot be trusted is a *CorruptError naming its file and line.
 func (t *Tournament) OpenResults(dir string, s Shard, ta *Tally) (*Results, int, error) {
+	r, o, err := t.openResults(dir, s, ta)
+	return r, o.Done, err
+}
+
+func (t *Tournament) openResults(dir string, s Shard, ta *Tally) (*Results, ResultsOpened, error) {
+	var o ResultsOpened
 	path := filepath.Join(dir, ResultsFile)
+	sumsPath := filepath.Join(dir, SumsFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, 0, err
+		return nil, o, err
 	}
-	n := 0
+	fail := func(err error) (*Results, ResultsOpened, error) {
+		f.Close()
+		return nil, o, err
+	}
+	if fi, err := f.Stat(); err != nil {
+		return fail(err)
+	} else if fi.Size() == 0 {
+		// No records (a new run, or one that recorded none): no checksums.
+		if err := os.WriteFile(sumsPath, []byte(sumsHeader), 0o644); err != nil {
+			return fail(err)
+		}
+	}
+	rr, err := openReport(dir, &Manifest{Sums: newRecordSums()}, tailDrop, true)
+	if err != nil {
+		return fail(err)
+	}
+	defer rr.close()
+	o.Failed = make([]Bitset, len(t.cells))
 	// Walk the expected order alongside the file.
-	keys := make(chan RecordKey, 1024)
-	stop := make(chan struct{})
-	go func() {
-		defer close(keys)
-		t.order(s, func(cell, deck int) bool {
-			c := t.cells[cell]
-			select {
-			case keys <- RecordKey{c.Entrant.Name, c.Corpus.Name, c.Variant.Key(), deck}:
-				return true
-			case <-stop:
-				return false
+	err = nil
+	t.order(s, func(cell, deck int) bool {
+		rec, rerr := rr.next()
+		if rerr == io.EOF {
+			return false
+		}
+		if rerr != nil {
+			err = rerr
+			return false
+		}
+		c := t.cells[cell]
+		if k := (RecordKey{c.Entrant.Name, c.Corpus.Name, c.Variant.Key(), deck}); rec.Key() != k {
+			err = rr.errorAt(fmt.Errorf("record of %s × %s × %s deck %d, want %s × %s × %s deck %d: not this run's records in its order",
+				rec.Strategy, rec.Corpus, rec.Rules, rec.Deck, k.Strategy, k.Corpus, k.Rules, k.Deck))
+			return false
+		}
+		rec.cell = cell
+		if aerr := ta.Add(&rec); aerr != nil {
+			err = rr.errorAt(aerr)
+			return false
+		}
+		if rec.Failed {
+			if o.Failed[cell] == nil {
+				o.Failed[cell] = NewBitset(c.Corpus.Len)
 			}
-		})
-	}()
-	size, err := ReadRecords(f, true, func(line int, rec Record) error {
-		k, ok := <-keys
-		if !ok {
-			return fmt.Errorf("%s line %d: more records than the run has games", path, line)
+			o.Failed[cell].Set(deck)
+			o.Failures++
 		}
-		if rec.Key() != k {
-			return fmt.Errorf("%s line %d: record of %s × %s × %s deck %d, want %s × %s × %s deck %d: not this run's records in its order",
-				path, line, rec.Strategy, rec.Corpus, rec.Rules, rec.Deck, k.Strategy, k.Corpus, k.Rules, k.Deck)
-		}
-		if err := ta.Add(&rec); err != nil {
-			return fmt.Errorf("%s line %d: %w", path, line, err)
-		}
-		n++
-		return nil
+		o.Done++
+		return true
 	})
-	close(stop)
-	for range keys {
+	if err == nil {
+		// Every game of the run is recorded: nothing may follow.
+		if _, rerr := rr.next(); rerr != io.EOF {
+			if rerr == nil {
+				rerr = rr.errorAt(errors.New("more records than the run has games"))
+			}
+			err = rerr
+		}
 	}
 	if err != nil {
-		f.Close()
-		return nil, 0, err
+		return fail(err)
 	}
-	// Cut a torn last line, then append.
+	o.Dropped, o.Torn = rr.Tail, rr.Torn
+	// Cut what is not kept, then append.
+	size := rr.checkedSize()
 	if err := f.Truncate(size); err != nil {
-		f.Close()
-		return nil, 0, err
+		return fail(err)
 	}
 	if _, err := f.Seek(size, io.SeekStart); err != nil {
-		f.Close()
-		return nil, 0, err
+		return fail(err)
 	}
-	return &Results{f: f}, n, nil
+	sums, err := os.OpenFile(sumsPath, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return fail(err)
+	}
+	return &Results{f: f, sums: sums, summer: newSummer(rr.covered + 1)}, o, nil
 }
 
 // Write implements Sink.
 func (r *Results) Write(recs []Record) error {
-	r.buf = r.buf[:0]
+	r.buf, r.sumBuf = r.buf[:0], r.sumBuf[:0]
 	for i := range recs {
+		n := len(r.buf)
 		r.buf = recs[i].AppendJSON(r.buf)
+		r.sumBuf = r.summer.add(r.buf[n:], r.sumBuf)
 	}
-	_, err := r.f.Write(r.buf)
-	return err
+	if _, err := r.f.Write(r.buf); err != nil {
+		return err
+	}
+	if len(r.sumBuf) > 0 {
+		_, err := r.sums.Write(r.sumBuf)
+		return err
+	}
+	return nil
 }
 
-// Close closes the file.
-func (r *Results) Close() error { return r.f.Close() }
+// Close writes the checksum of the last block and closes the files.
+func (r *Results) Close() error {
+	_, err := r.sums.Write(r.summer.flush(r.sumBuf[:0]))
+	if cerr := r.sums.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := r.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
 
 // Merge joins the reports of the shards of one tournament into dir: the
 // records in the order of a single run, and its manifest and config. It
@@ -359,18 +435,20 @@ func Merge(dir string, shards []string) (*Tally, Manifest, error) {
 	if err != nil {
 		return nil, first, err
 	}
-	// One reader per shard; the single run's order takes deck d from shard d mod N.
-	readers := make([]*recordStream, sh.N)
+	// One reader per shard, each checked against its checksums; the single
+	// run's order takes deck d from shard d mod N.
+	readers := make([]*resultsReader, sh.N)
 	for k, d := range byK {
-		rs, err := openStream(filepath.Join(d, ResultsFile))
+		rr, err := openReport(d, &ms[slices.Index(shards, d)], tailRefuse, false)
 		if err != nil {
-			return nil, first, err
+			return nil, first, fmt.Errorf("merge: shard %s: %w", d, err)
 		}
-		defer rs.close()
-		readers[k] = rs
+		defer rr.close()
+		readers[k] = rr
 	}
 	out := first
 	out.Shard = ""
+	out.Sums = newRecordSums()
 	if err := WriteManifest(dir, out); err != nil {
 		return nil, first, err
 	}
@@ -380,6 +458,8 @@ func Merge(dir string, shards []string) (*Tally, Manifest, error) {
 		}
 	}
 	ta := t.NewTally()
+	sums := []byte(sumsHeader)
+	sum := newSummer(1)
 	err = atomicfile.WriteFunc(filepath.Join(dir, ResultsFile), func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 1<<16)
 		var ferr error
@@ -387,33 +467,45 @@ func Merge(dir string, shards []string) (*Tally, Manifest, error) {
 		t.order(Shard{}, func(cell, deck int) bool {
 			k := deck % sh.N
 			rec, err := readers[k].next()
-			if err != nil {
+			c := t.cells[cell]
+			switch {
+			case err == io.EOF:
+				ferr = fmt.Errorf("merge: shard %s is incomplete at %s × %s × %s deck %d (resume it first)", byK[k], c.Entrant.Name, c.Corpus.Name, c.Variant.Key(), deck)
+				return false
+			case err != nil:
 				ferr = fmt.Errorf("merge: shard %s: %w", byK[k], err)
 				return false
-			}
-			c := t.cells[cell]
-			if rec == nil || rec.Key() != (RecordKey{c.Entrant.Name, c.Corpus.Name, c.Variant.Key(), deck}) {
-				ferr = fmt.Errorf("merge: shard %s is incomplete or out of order at %s × %s × %s deck %d (resume it first)", byK[k], c.Entrant.Name, c.Corpus.Name, c.Variant.Key(), deck)
+			case rec.Key() != (RecordKey{c.Entrant.Name, c.Corpus.Name, c.Variant.Key(), deck}):
+				ferr = fmt.Errorf("merge: shard %s: %w (resume it first)", byK[k], readers[k].errorAt(
+					fmt.Errorf("record of %s × %s × %s deck %d, want %s × %s × %s deck %d: out of order",
+						rec.Strategy, rec.Corpus, rec.Rules, rec.Deck, c.Entrant.Name, c.Corpus.Name, c.Variant.Key(), deck)))
 				return false
 			}
-			if ferr = ta.Add(rec); ferr != nil {
+			if ferr = ta.Add(&rec); ferr != nil {
+				ferr = fmt.Errorf("merge: shard %s: %w", byK[k], readers[k].errorAt(ferr))
 				return false
 			}
 			buf = rec.AppendJSON(buf[:0])
+			sums = sum.add(buf, sums)
 			_, ferr = bw.Write(buf)
 			return ferr == nil
 		})
 		if ferr != nil {
 			return ferr
 		}
-		for k, rs := range readers {
-			if rec, _ := rs.next(); rec != nil {
-				return fmt.Errorf("merge: shard %s has records beyond its share", byK[k])
+		for k, rr := range readers {
+			if _, err := rr.next(); err == nil {
+				return fmt.Errorf("merge: shard %s: %w", byK[k], rr.errorAt(errors.New("records beyond the shard's share")))
+			} else if err != io.EOF {
+				return fmt.Errorf("merge: shard %s: %w", byK[k], err)
 			}
 		}
 		return bw.Flush()
 	})
 	if err != nil {
+		return nil, first, err
+	}
+	if err := atomicfile.Write(filepath.Join(dir, SumsFile), sum.flush(sums)); err != nil {
 		return nil, first, err
 	}
 	return ta, out, nil
@@ -479,44 +571,6 @@ func sameRun(a, b Manifest) error {
 	return nil
 }
 
-// recordStream reads records one at a time.
-type recordStream struct {
-	f    *os.File
-	sc   *bufio.Scanner
-	line int
-	rec  Record
-}
-
-func openStream(path string) (*recordStream, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<16), maxLine)
-	return &recordStream{f: f, sc: sc}, nil
-}
-
-// next returns the next record, nil at the end.
-func (s *recordStream) next() (*Record, error) {
-	for s.sc.Scan() {
-		s.line++
-		b := s.sc.Bytes()
-		if len(strings.TrimSpace(string(b))) == 0 {
-			continue
-		}
-		rec, err := ParseRecord(b)
-		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", s.line, err)
-		}
-		s.rec = rec
-		return &s.rec, nil
-	}
-	return nil, s.sc.Err()
-}
-
-func (s *recordStream) close() { s.f.Close() }
-
 // ShardProgress is how far one shard's report has got: the games it has
 // recorded of its share of the run.
 type ShardProgress struct {
@@ -550,7 +604,7 @@ func Progress(shards []string) (*Tally, Manifest, []ShardProgress, error) {
 	out := make([]ShardProgress, len(shards))
 	for i, d := range shards {
 		p := ShardProgress{Dir: d, Shard: ks[i], Share: t.Games(ks[i])}
-		if p.Games, err = tallyShard(ta, filepath.Join(d, ResultsFile), ks[i]); err != nil {
+		if p.Games, err = tallyShard(ta, d, &ms[i], ks[i]); err != nil {
 			return nil, ms[0], nil, fmt.Errorf("merge: shard %s: %w", d, err)
 		}
 		out[i] = p
@@ -558,24 +612,31 @@ func Progress(shards []string) (*Tally, Manifest, []ShardProgress, error) {
 	return ta, ms[0], out, nil
 }
 
-// tallyShard counts the records of shard sh's results file in ta and
-// returns how many it read; a torn last line (no newline yet) is left out.
-func tallyShard(ta *Tally, path string, sh Shard) (int, error) {
-	f, err := os.Open(path)
+// tallyShard counts the records of shard sh's report dir in ta, checked
+// against their checksums as far as those go (a shard being written
+// checksums a block once it is written), and returns how many it read; a
+// torn last line (no newline yet) is left out.
+func tallyShard(ta *Tally, dir string, m *Manifest, sh Shard) (int, error) {
+	rr, err := openReport(dir, m, tailKeep, true)
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
+	defer rr.close()
 	n := 0
-	_, err = ReadRecords(f, true, func(line int, rec Record) error {
+	for {
+		rec, err := rr.next()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
 		if !sh.Has(rec.Deck) {
-			return fmt.Errorf("line %d: deck %d is not in shard %d/%d's share", line, rec.Deck, sh.K, sh.N)
+			return n, rr.errorAt(fmt.Errorf("deck %d is not in shard %d/%d's share", rec.Deck, sh.K, sh.N))
 		}
 		if err := ta.Add(&rec); err != nil {
-			return fmt.Errorf("line %d: %w", line, err)
+			return n, rr.errorAt(err)
 		}
 		n++
-		return nil
-	})
-	return n, err
+	}
 }

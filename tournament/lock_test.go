@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -218,4 +217,3 @@ func withoutTiming(t *testing.T, dir string) string {
 	return usField.ReplaceAllString(string(b), "")
 }
 
-var usField = regexp.MustCompile(`,"us":[0-9.]+`)

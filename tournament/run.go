@@ -24,6 +24,9 @@ type RunOptions struct {
 	Skip int
 	// Trace records every game's moves in Record.Trace.
 	Trace bool
+	// Only, if set, restricts the run to the decks set in Only[cell]
+	// (a cell with no bitset plays none): replaying chosen games.
+	Only []Bitset
 	// Progress, if set, is called from the writing goroutine after each
 	// batch of records with the games done (Skip included) and the total.
 	Progress func(done, total int)
@@ -145,7 +148,7 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 				continue
 			}
 			n := opt.Shard.count(c.Corpus.Len)
-			if game+n <= opt.Skip {
+			if game+n <= opt.Skip || opt.Only != nil && opt.Only[ci] == nil {
 				game += n
 				continue
 			}
@@ -172,7 +175,7 @@ func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
 					return true
 				}
 				game++
-				if game <= opt.Skip {
+				if game <= opt.Skip || opt.Only != nil && !opt.Only[ci].Has(i) {
 					return true
 				}
 				if j == nil {

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -27,6 +28,7 @@ type Session struct {
 	results  *Results // nil without a directory
 	lock     *DirLock // held from Open to Close
 	skip     int      // games recorded by the run resumed
+	opened   ResultsOpened
 }
 
 // SessionOptions say how a session plays and where it records.
@@ -46,6 +48,13 @@ type SessionOptions struct {
 	// Log gets the resuming note and the progress line (drawn only when it
 	// is a terminal).
 	Log io.Writer
+	// Repair, resuming, truncates records that cannot be trusted (a
+	// *CorruptError) to the last good one, saying on Log what it drops,
+	// and plays the rest again.
+	Repair bool
+	// RetryFailed, resuming, plays again the games recorded as failed and
+	// replaces their records.
+	RetryFailed bool
 	// Stop, closed, stops the run gently (RunOptions.Stop): Log gets a
 	// line saying so, the games in play are finished and recorded, and
 	// Play returns a *StoppedError (without Dir, where nothing is kept,
@@ -118,6 +127,9 @@ func SameRun(old, now Manifest) error {
 // among them one that another process is writing (a *BusyError).
 func (t *Tournament) Open(opt SessionOptions) (*Session, error) {
 	s := &Session{t: t, opt: opt, tally: t.NewTally()}
+	if s.opt.Log == nil {
+		s.opt.Log = io.Discard
+	}
 	if m := opt.Resume; m != nil {
 		var err error
 		if m.Shard != "" {
@@ -126,6 +138,9 @@ func (t *Tournament) Open(opt SessionOptions) (*Session, error) {
 			}
 		}
 		s.opt.Trace = m.Trace
+		if m.Sums == nil {
+			return nil, &DirError{fmt.Errorf("--resume %s: %s names no record checksums, which the program it names writes: the manifest was edited", opt.Dir, ManifestFile)}
+		}
 		if err := SameRun(*m, t.Manifest(ConfigSHA(opt.Config), s.opt.Shard, s.opt.Trace)); err != nil {
 			return nil, &DirError{fmt.Errorf("--resume %s: %w", opt.Dir, err)}
 		}
@@ -135,6 +150,12 @@ func (t *Tournament) Open(opt SessionOptions) (*Session, error) {
 	}
 	if opt.Dir == "" {
 		return s, nil
+	}
+	if opt.Resume == nil {
+		// Made only now, with the config and inputs found good.
+		if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+			return nil, &DirError{fmt.Errorf("--out: %w", err)}
+		}
 	}
 	if err := s.lockDir(); err != nil {
 		return nil, err
@@ -147,11 +168,33 @@ func (t *Tournament) Open(opt SessionOptions) (*Session, error) {
 			return nil, s.fail(err)
 		}
 	}
-	res, n, err := t.OpenResults(opt.Dir, s.opt.Shard, s.tally)
-	if err != nil {
-		return nil, s.fail(&DirError{err})
+	for keep := -1; ; {
+		res, o, err := t.openResults(opt.Dir, s.opt.Shard, s.tally)
+		var ce *CorruptError
+		if errors.As(err, &ce) && opt.Repair && opt.Resume != nil && (keep < 0 || ce.Keep < keep) {
+			// Each repair keeps fewer lines than the last, so this ends.
+			dropped, rerr := Repair(opt.Dir, ce)
+			if rerr != nil {
+				return nil, s.fail(rerr)
+			}
+			fmt.Fprintf(s.opt.Log, "repair: %v\nrepair: keeping %s of %s, dropping %d; their games are played again\n",
+				err, linesUpTo(ce.Keep), filepath.Join(opt.Dir, ResultsFile), dropped)
+			keep = ce.Keep
+			s.tally = t.NewTally()
+			continue
+		}
+		if err != nil {
+			if ce != nil && opt.Resume != nil {
+				return nil, s.fail(&DirError{fmt.Errorf("%w (--repair keeps %s, plays the rest again)", err, linesUpTo(ce.Keep))})
+			}
+			return nil, s.fail(&DirError{err})
+		}
+		s.results, s.skip, s.opened = res, o.Done, o
+		break
 	}
-	s.results, s.skip = res, n
+	if s.opened.Dropped > 0 && s.opt.Log != nil {
+		fmt.Fprintf(s.opt.Log, "resuming: the last %d records carry no checksum (the run was killed before it wrote it): their games are played again\n", s.opened.Dropped)
+	}
 	return s, nil
 }
 
@@ -212,12 +255,15 @@ func (s *Session) Manifest() Manifest { return s.manifest }
 // run. Interrupted (ctx cancelled) with a directory, it says how many games
 // are recorded and how to continue.
 func (s *Session) Play(ctx context.Context) (Report, error) {
-	var sink Sink
-	if s.results != nil {
-		defer s.results.Close()
-		sink = s.results
-	}
+	defer func() { // the results open at the end (retryFailed reopens them)
+		if s.results != nil {
+			s.results.Close()
+		}
+	}()
 	total := s.t.Games(s.opt.Shard)
+	if err := s.retryFailed(ctx); err != nil {
+		return Report{}, err
+	}
 	if s.opt.Resume != nil {
 		fmt.Fprintf(s.opt.Log, "resuming: %d of %d games recorded; playing the other %d\n", s.skip, total, total-s.skip)
 	}
@@ -239,6 +285,10 @@ func (s *Session) Play(ctx context.Context) (Report, error) {
 	bar := progress.StartEstimated(s.opt.Log, "games", int64(total-s.skip), est)
 	count := bar.Count(s.skip)
 	opt.Progress = func(done, _ int) { count(done) }
+	var sink Sink
+	if s.results != nil {
+		sink = s.results
+	}
 	tally := s.tally.Sink(sink)
 	timed := SinkFunc(func(recs []Record) error {
 		for i := range recs {
@@ -262,4 +312,109 @@ func (s *Session) Play(ctx context.Context) (Report, error) {
 		return Report{}, err
 	}
 	return s.tally.Report(), nil
+}
+
+// retryFailed plays again the games the resumed run recorded as failed
+// (SessionOptions.RetryFailed) and writes the records anew, each replayed
+// game's record in the place of its old one; the tally is then that of the
+// new records. Interrupted, it leaves the records as they were.
+func (s *Session) retryFailed(ctx context.Context) error {
+	if !s.opt.RetryFailed || s.results == nil || s.opened.Failures == 0 {
+		return nil
+	}
+	fmt.Fprintf(s.opt.Log, "retrying: %d games recorded as failed\n", s.opened.Failures)
+	if err := s.results.Close(); err != nil {
+		return err
+	}
+	s.results = nil
+	dir := s.opt.Dir
+	rr, err := openReport(dir, &s.manifest, tailRefuse, false)
+	if err != nil {
+		return &DirError{err}
+	}
+	defer rr.close()
+	tmp, err := atomicfile.Create(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		return err
+	}
+	defer tmp.Abort()
+	bw := bufio.NewWriterSize(tmp, 1<<16)
+	sums, sum := []byte(sumsHeader), newSummer(1)
+	var buf []byte
+	write := func(rec *Record) error {
+		buf = rec.AppendJSON(buf[:0])
+		sums = sum.add(buf, sums)
+		_, err := bw.Write(buf)
+		return err
+	}
+	// copyTo copies the old records up to the one of key (not written:
+	// its replay takes its place), or to the end when key is nil.
+	copyTo := func(key *RecordKey) error {
+		for {
+			rec, err := rr.next()
+			if err == io.EOF && key == nil {
+				return nil
+			}
+			if err == io.EOF {
+				return fmt.Errorf("retry: no record of %s × %s × %s deck %d to replace", key.Strategy, key.Corpus, key.Rules, key.Deck)
+			}
+			if err != nil {
+				return err
+			}
+			if key != nil && rec.Key() == *key {
+				return nil
+			}
+			if err := write(&rec); err != nil {
+				return err
+			}
+		}
+	}
+	replay := RunOptions{Workers: s.opt.Workers, Shard: s.opt.Shard, Trace: s.opt.Trace, Only: s.opened.Failed}
+	err = s.t.Run(ctx, SinkFunc(func(recs []Record) error {
+		for i := range recs {
+			k := recs[i].Key()
+			if err := copyTo(&k); err != nil {
+				return err
+			}
+			if err := write(&recs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}), replay)
+	if err == nil {
+		err = copyTo(nil)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted while retrying the failed games: the records are as they were; continue with: calcsol tournament --resume %s", dir)
+		}
+		return err
+	}
+	if err := atomicfile.Write(filepath.Join(dir, SumsFile), sum.flush(sums)); err != nil {
+		return err
+	}
+	if err := tmp.Commit(); err != nil {
+		return err
+	}
+	was := s.opened.Failures
+	s.tally = s.t.NewTally()
+	res, o, err := s.t.openResults(dir, s.opt.Shard, s.tally)
+	if err != nil {
+		return &DirError{err}
+	}
+	s.results, s.skip, s.opened = res, o.Done, o
+	fmt.Fprintf(s.opt.Log, "retrying: %d games played again, %d of them failed again\n", was, o.Failures)
+	return nil
+}
+
+// linesUpTo names the first n lines of a file.
+func linesUpTo(n int) string {
+	if n == 0 {
+		return "no line"
+	}
+	return fmt.Sprintf("lines 1-%d", n)
 }

@@ -92,6 +92,10 @@ func runBaseline(cmd *cobra.Command, _ []string) error {
 		if err != nil {
 			return err
 		}
+		if err := old.Verify(); err != nil {
+			// Updating is how a refused baseline is remade: say what it was.
+			fmt.Fprintf(cmd.ErrOrStderr(), "calcsol: %s: %v; remaking it from its config\n", update, err)
+		}
 		ctx, stop := signalContext(cmd)
 		defer stop()
 		if b, err = t.MakeBaseline(ctx, old.Config, tournament.RunOptions{Workers: workers}); err != nil {
@@ -153,8 +157,15 @@ func runRegress(cmd *cobra.Command, _ []string) error {
 	if against, _ := cmd.Flags().GetBool("against-changed"); against {
 		regress = t.RegressChanged
 	}
+	if b.Checksum == "" && b.Format == tournament.BaselineFormatV1 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "calcsol: warning: %s has no checksum (an older calcsol wrote it): an edit of it\n"+
+			"  goes unseen but for its counts; add one with: calcsol baseline --update %s\n", file, file)
+	}
 	checks, err := regress(ctx, b, tournament.RunOptions{Workers: workers})
 	var stale *tournament.StaleError
+	if be := (*tournament.BaselineError)(nil); errors.As(err, &be) {
+		return badInput("%s: %v (remake it: calcsol baseline --update %s, or --from a report)", file, err, file)
+	}
 	if errors.As(err, &stale) {
 		return exitcode.Error{Code: exitcode.Stale, Err: fmt.Errorf("%s: %w (update it on purpose with: calcsol baseline --update %s)", file, err, file)}
 	}

@@ -50,12 +50,18 @@ With no CONFIG it runs the shipped config (configs/tournament.yaml, built
 in): the built-in strategies on the shipped corpora and a riffle-shuffled one,
 the searching players on the small shipped corpus.
 
---out DIR writes a report directory: results.jsonl (one record per game,
-appended as games finish), summary.md, summary.json, rates.png, config.yaml
-(the resolved config) and manifest.json (program version, corpus checksums,
-strategy hashes). --resume DIR continues an interrupted run in DIR and ends
-with exactly the records an uninterrupted run would have. --shard k/N plays
-the decks d with d mod N = k−1; 'calcsol merge' joins the shards' reports.
+--out DIR writes a report directory, made once the config is found good:
+results.jsonl (one record per game, appended as games finish),
+results.sha256 (the checksum of each block of 256 records), summary.md,
+summary.json, rates.png, config.yaml (the resolved config) and manifest.json
+(program version, corpus checksums, strategy hashes). --resume DIR continues
+an interrupted run in DIR and ends with exactly the records an uninterrupted
+run would have; it refuses records changed after calcsol wrote them (their
+checksum differs) or torn, naming the file and line, and --repair truncates
+them to the last good record, saying what it drops, and plays the rest again.
+--retry-failed (with --resume) plays the games recorded as failed again and
+replaces their records. --shard k/N plays the decks d with d mod N = k−1;
+'calcsol merge' joins the shards' reports.
 
 --stop-after D (with --out or --resume) plays a long run in sittings: after
 D no new chunk of games is begun, the games in play are finished and
@@ -97,11 +103,13 @@ status 2). See docs/tournament.md.`,
 	f := cmd.Flags()
 	f.Int("workers", runtime.NumCPU(), "games played in parallel")
 	f.String("format", "table", "output format: "+strings.Join(report.Formats, ", "))
-	f.String("out", "", "write a report directory (created if missing; must hold no results yet)")
+	f.String("out", "", "write a report directory (created, once the config is found good, if missing; must hold no results yet)")
 	f.String("resume", "", "continue the interrupted run whose report directory this is")
 	f.String("shard", "", "play shard k/N of the games (the decks d with d mod N = k−1)")
 	f.Duration("stop-after", 0, "after this long (e.g. 2h30m) begin no new games, finish those in play and stop (exit status 5; continue with --resume); 0: no limit")
 	f.Bool("trace", false, "record every game's moves in results.jsonl")
+	f.Bool("repair", false, "with --resume: truncate records that cannot be trusted to the last good one (saying what it drops) and play the rest again")
+	f.Bool("retry-failed", false, "with --resume: play the games recorded as failed again, replacing their records")
 	f.Bool("timing", true, "show ms per game (differs between runs)")
 	f.Bool("blind", false, "blind play for untrusted strategies: every corpus drawn afresh with a secret seed, revealed at the end")
 	addMaxFailedFlag(cmd)
@@ -153,8 +161,11 @@ func newMergeCmd() *cobra.Command {
 DIR' into the report a single run would have written: the records in the
 single run's order, the summaries and the chart, the same byte for byte
 apart from timing fields. Shards made by another program version, config or
-corpus are refused, and missing or duplicate shards are named (exit status
-2). It prints the report as 'calcsol tournament' does (--wide, --pairs, --format),
+corpus are refused, missing or duplicate shards are named, and a record whose
+checksum differs is named by its file and lines (exit status 2). The report
+is written into a temporary directory beside DIR and renamed to DIR when
+whole, so a failed merge leaves nothing; DIR must not exist or be empty. It
+prints the report as 'calcsol tournament' does (--wide, --pairs, --format),
 and exits 6 as the single run would have: when a strategy failed more than
 --max-failed-share of its games, or all of them. See docs/tournament.md.
 
@@ -188,19 +199,29 @@ of a long sharded run) and how far each shard has got, and writes nothing.`,
 			if err := atomicfile.CheckDir(out); err != nil {
 				return badInput("--out: %v", err)
 			}
-			if _, err := os.Stat(filepath.Join(out, tournament.ResultsFile)); err == nil {
-				return badInput("--out %s: it holds results already", out)
+			if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
+				return badInput("--out %s: not empty (merge writes a whole new report directory)", out)
 			}
 			maxFailed, err := maxFailedShare(cmd)
 			if err != nil {
 				return err
 			}
-			ta, m, err := tournament.Merge(out, args)
+			warnUnchecked(cmd, args...)
+			// Written into a directory beside out and renamed into place
+			// when whole: a failed merge leaves nothing behind.
+			var rep tournament.Report
+			var ta *tournament.Tally
+			err = atomicfile.WriteDir(out, func(tmp string) error {
+				var m tournament.Manifest
+				var err error
+				ta, m, err = tournament.Merge(tmp, args)
+				if err != nil {
+					return badInput("%v", err)
+				}
+				rep = ta.Report()
+				return report.WriteFiles(tmp, rep, m)
+			})
 			if err != nil {
-				return badInput("%v", err)
-			}
-			rep := ta.Report()
-			if err := report.WriteFiles(out, rep, m); err != nil {
 				return err
 			}
 			if err := report.Write(cmd.OutOrStdout(), rep, format, opt); err != nil {
@@ -221,9 +242,22 @@ of a long sharded run) and how far each shard has got, and writes nothing.`,
 	return cmd
 }
 
+// warnUnchecked says on stderr which of the report directories dirs keep
+// no record checksums (reports of an older calcsol).
+func warnUnchecked(cmd *cobra.Command, dirs ...string) {
+	switch old := tournament.Unchecked(dirs...); len(old) {
+	case 0:
+	case 1:
+		fmt.Fprintf(cmd.ErrOrStderr(), "calcsol: warning: %s keeps no record checksums (an older calcsol wrote it):\n  its records are read unchecked\n", old[0])
+	default:
+		fmt.Fprintf(cmd.ErrOrStderr(), "calcsol: warning: %d reports keep no record checksums (an older calcsol wrote them):\n  their records are read unchecked (%s … %s)\n", len(old), old[0], old[len(old)-1])
+	}
+}
+
 // mergePartial prints the report of the games the shards in dirs have
 // recorded so far, and on stderr how far each has got.
 func mergePartial(cmd *cobra.Command, dirs []string, format string, opt report.Options) error {
+	warnUnchecked(cmd, dirs...)
 	ta, _, progress, err := tournament.Progress(dirs)
 	if err != nil {
 		return badInput("%v", err)
@@ -294,13 +328,15 @@ func runTournament(cmd *cobra.Command, args []string) error {
 	blind, _ := f.GetBool("blind")
 	var secret *tournament.Blind // a resumed blind run's
 	switch {
+	case resume == "" && (f.Changed("repair") || f.Changed("retry-failed")):
+		return badInput("--repair and --retry-failed act on the run --resume DIR continues")
 	case out != "" && resume != "":
 		return badInput("--out and --resume: give one (--resume writes into the directory it continues)")
 	case resume != "":
 		if len(args) > 0 || shard != "" || f.Changed("trace") || f.Changed("blind") {
 			return badInput("--resume takes the config, shard, trace and blind setting of the run it continues; give none")
 		}
-		if err := atomicfile.CheckDir(resume); err != nil {
+		if err := atomicfile.CheckExistingDir(resume); err != nil {
 			return badInput("--resume: %v", err)
 		}
 		m, text, err := tournament.ReadRun(resume)
@@ -308,6 +344,8 @@ func runTournament(cmd *cobra.Command, args []string) error {
 			return badInput("--resume: %v", err)
 		}
 		opt.Dir, opt.Resume = resume, &m
+		opt.Repair, _ = f.GetBool("repair")
+		opt.RetryFailed, _ = f.GetBool("retry-failed")
 		data, file = text, filepath.Join(resume, tournament.ConfigFile)
 		if m.Blind != nil {
 			if secret, err = tournament.ReadBlindSeed(resume, m); err != nil {

@@ -169,7 +169,10 @@ func TestTournamentKillAndResume(t *testing.T) {
 	f, _ := os.OpenFile(results, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"v":1,"strategy":"gre`)
 	f.Close()
-	before := countLines(t, results)
+	// The records the run had checksummed when it was killed are kept;
+	// those after the last checksum are played again.
+	lines := countLines(t, results)
+	before := checksummed(t, filepath.Join(killed, "results.sha256"))
 
 	_, errOut, code := calcsol(t, "", "tournament", "--resume", killed, "--workers", "2", "--format", "csv")
 	if code != 0 {
@@ -179,10 +182,34 @@ func TestTournamentKillAndResume(t *testing.T) {
 	if !strings.Contains(errOut, want) {
 		t.Errorf("resume said %q, want %q", errOut, want)
 	}
+	if dropped := "the last " + strconv.Itoa(lines-before) + " records carry no checksum"; lines > before && !strings.Contains(errOut, dropped) {
+		t.Errorf("resume said %q, want %q", errOut, dropped)
+	}
 	sameAsUninterrupted(t, results, "the resumed run")
 	if countLines(t, results) != total {
 		t.Errorf("%d records, want %d", countLines(t, results), total)
 	}
+}
+
+// checksummed is the last line of results.jsonl that the checksums in
+// path (results.sha256) cover.
+func checksummed(t *testing.T, path string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := 0
+	lines := strings.Split(string(b), "\n")
+	for _, l := range lines[:len(lines)-1] { // a torn last line left out
+		if rng, _, ok := strings.Cut(l, " "); ok && !strings.HasPrefix(l, "#") {
+			_, end, _ := strings.Cut(rng, "-")
+			if n, err := strconv.Atoi(end); err == nil {
+				last = n
+			}
+		}
+	}
+	return last
 }
 
 func countLines(t *testing.T, path string) int {
@@ -502,6 +529,12 @@ func TestTournamentMergePartial(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(cut, "results.jsonl"), []byte(torn), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// No checksum yet: a shard checksums its first 256 records once they
+	// are written.
+	sums, _ := os.ReadFile(filepath.Join(cut, "results.sha256"))
+	if err := os.WriteFile(filepath.Join(cut, "results.sha256"), sums[:bytes.IndexByte(sums, '\n')+1], 0o644); err != nil {
+		t.Fatal(err)
+	}
 	type key struct{ strategy, corpus, rules string }
 	count := func(recs []string) map[key][2]int {
 		m := map[key][2]int{}
@@ -617,4 +650,42 @@ func smallTournamentDir(t *testing.T) (string, []byte) {
 		t.Fatal(err)
 	}
 	return dir, cfg
+}
+
+// Shards of an older calcsol (manifests without record_checksums, no
+// results.sha256) are merged unchecked, with one warning that says so;
+// such a report cannot be resumed.
+func TestMergeUncheckedShards(t *testing.T) {
+	dir, _ := smallTournamentDir(t)
+	for _, k := range []string{"1", "2"} {
+		s := "shard-" + k
+		if _, errOut, code := calcsolIn(t, dir, nil, "", "tournament", "tournament.yaml", "--shard", k+"/2", "--out", s); code != 0 {
+			t.Fatalf("shard %s: %s", k, errOut)
+		}
+		path := filepath.Join(dir, s, "manifest.json")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		delete(m, "record_checksums")
+		b, _ = json.Marshal(m)
+		os.WriteFile(path, b, 0o644)
+		os.Remove(filepath.Join(dir, s, "results.sha256"))
+	}
+	_, errOut, code := calcsolIn(t, dir, nil, "", "merge", "--out", "merged", "shard-1", "shard-2")
+	if want := "calcsol: warning: 2 reports keep no record checksums (an older calcsol wrote them):\n" +
+		"  their records are read unchecked (shard-1 … shard-2)\n"; code != 0 || errOut != want {
+		t.Errorf("merge: exit %d, stderr %q; want 0 and %q", code, errOut, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "merged", "results.sha256")); err != nil {
+		t.Errorf("the merged report is not checksummed anew: %v", err)
+	}
+	_, errOut, code = calcsolIn(t, dir, nil, "", "tournament", "--resume", "shard-1")
+	if code != 2 || !strings.Contains(errOut, "names no record checksums") {
+		t.Errorf("resume: exit %d, stderr %q", code, errOut)
+	}
 }

@@ -204,21 +204,97 @@ func CheckFile(path string) error {
 
 // CheckDir reports, before any work is done, whether files could be written
 // in the directory dir: it is a directory that takes new files, or it does
-// not exist yet and can be made (it is then created, with its parents).
+// not exist yet and its nearest existing parent is a directory that takes
+// new ones. Nothing is created: the caller makes dir (os.MkdirAll) once its
+// inputs are found good, so that a bad input leaves no empty directory.
 func CheckDir(dir string) error {
 	st, err := os.Stat(dir)
 	switch {
 	case err == nil && !st.IsDir():
 		return fmt.Errorf("%s is a file, not a directory", dir)
 	case err == nil:
-	case os.IsNotExist(err):
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("cannot create directory %s: %w", dir, err)
-		}
-	default:
+		return checkDirWritable(dir, dir)
+	case !os.IsNotExist(err):
 		return err
 	}
+	parent := filepath.Dir(dir)
+	for {
+		st, err := os.Stat(parent)
+		if err == nil && !st.IsDir() {
+			return fmt.Errorf("cannot create directory %s: %s is a file, not a directory", dir, parent)
+		}
+		if err == nil {
+			return checkDirWritable(parent, dir)
+		}
+		if !os.IsNotExist(err) {
+			return fmt.Errorf("cannot create directory %s: %w", dir, err)
+		}
+		up := filepath.Dir(parent)
+		if up == parent {
+			return fmt.Errorf("cannot create directory %s", dir)
+		}
+		parent = up
+	}
+}
+
+// CheckExistingDir reports whether dir is an existing directory that takes
+// new files; it creates nothing (a directory to continue work in).
+func CheckExistingDir(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case os.IsNotExist(err):
+		return fmt.Errorf("%s: no such directory", dir)
+	case err != nil:
+		return err
+	case !st.IsDir():
+		return fmt.Errorf("%s is a file, not a directory", dir)
+	}
 	return checkDirWritable(dir, dir)
+}
+
+// WriteDir makes the directory dir whole or not at all: write fills a new
+// temporary directory beside it (".NAME.tmp-NNN"), which is renamed to dir
+// once write succeeded, and removed otherwise, with any parent directories
+// made for it. dir must not exist, or be an empty directory.
+func WriteDir(dir string, write func(tmp string) error) (err error) {
+	dir = filepath.Clean(dir)
+	if entries, rerr := os.ReadDir(dir); rerr == nil && len(entries) > 0 {
+		return fmt.Errorf("%s is not empty", dir)
+	}
+	parent := filepath.Dir(dir)
+	made := ""
+	for p := parent; ; p = filepath.Dir(p) {
+		if _, serr := os.Stat(p); serr == nil || filepath.Dir(p) == p {
+			break
+		}
+		made = p // the outermost parent that does not exist yet
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("cannot create directory %s: %w", parent, err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp-")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", dir, err)
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+			if made != "" {
+				os.RemoveAll(made)
+			}
+		}
+	}()
+	if err = write(tmp); err != nil {
+		return err
+	}
+	if err = os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it 0700
+		return err
+	}
+	os.Remove(dir) // an empty directory in the way (os.Rename will not replace one)
+	if err = os.Rename(tmp, dir); err != nil {
+		return fmt.Errorf("write %s: %w", dir, err)
+	}
+	return nil
 }
 
 func checkDirWritable(dir, target string) error {

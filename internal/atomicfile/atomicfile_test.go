@@ -162,8 +162,11 @@ func TestCheckFileAndDir(t *testing.T) {
 		{"new directory", CheckDir, filepath.Join(dir, "report"), true},
 		{"existing directory", CheckDir, dir, true},
 		{"directory is a file", CheckDir, file, false},
-		{"directories made", CheckDir, filepath.Join(dir, "a", "b"), true},
+		{"directories to make", CheckDir, filepath.Join(dir, "a", "b"), true},
 		{"directory under a file", CheckDir, filepath.Join(file, "b"), false},
+		{"existing directory to continue", CheckExistingDir, dir, true},
+		{"missing directory to continue", CheckExistingDir, filepath.Join(dir, "typo", "deep"), false},
+		{"file to continue", CheckExistingDir, file, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -172,9 +175,60 @@ func TestCheckFileAndDir(t *testing.T) {
 			}
 		})
 	}
+	// The checks create nothing.
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if e.Name() != "f.txt" && e.Name() != "report" && e.Name() != "a" {
+		if e.Name() != "f.txt" {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
+
+// WriteDir renames a directory into place only when it was written whole;
+// a failed write leaves nothing, not even the parents made for it.
+func TestWriteDir(t *testing.T) {
+	dir := t.TempDir()
+	fill := func(tmp string) error { return os.WriteFile(filepath.Join(tmp, "x"), []byte("x\n"), 0o644) }
+	failing := func(tmp string) error {
+		fill(tmp)
+		return errors.New("half-way")
+	}
+	tests := []struct {
+		name   string
+		target string
+		write  func(string) error
+		err    string
+	}{
+		{"new", filepath.Join(dir, "new"), fill, ""},
+		{"new with parents", filepath.Join(dir, "p", "q", "new"), fill, ""},
+		{"empty directory", filepath.Join(dir, "empty"), fill, ""},
+		{"not empty", filepath.Join(dir, "new"), fill, "is not empty"},
+		{"failed", filepath.Join(dir, "gone", "deep", "target"), failing, "half-way"},
+	}
+	os.Mkdir(filepath.Join(dir, "empty"), 0o755)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := WriteDir(tc.target, tc.write)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one containing %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, err := os.ReadFile(filepath.Join(tc.target, "x")); err != nil || string(b) != "x\n" {
+				t.Errorf("%s/x: %q, %v", tc.target, b, err)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "gone")); !os.IsNotExist(err) {
+		t.Errorf("a failed write left its parents: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
 			t.Errorf("left behind: %s", e.Name())
 		}
 	}
