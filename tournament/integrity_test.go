@@ -35,6 +35,7 @@ func runDir(t *testing.T, tn *Tournament, config []byte) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.Close()
 	if _, err := s.Play(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -161,6 +162,7 @@ func TestRecordChecksums(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				defer s.Close()
 				if _, err := s.Play(context.Background()); err != nil {
 					t.Fatal(err)
 				}
@@ -233,6 +235,7 @@ func TestRetryFailed(t *testing.T) {
 			t.Fatal(err)
 		}
 		rep, err := s.Play(context.Background())
+		s.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
