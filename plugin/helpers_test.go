@@ -1,11 +1,15 @@
 package plugin_test
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +27,15 @@ import (
 var binDir string
 
 func TestMain(m *testing.M) {
+	// These tests wait on plugin processes (starts, timeouts, signals) more
+	// than they compute: more of them run at once than there are cores,
+	// unless -parallel says otherwise.
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
+	}
 	dir, err := os.MkdirTemp("", "calcsol-plugin-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -35,32 +48,34 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-var builds sync.Map // package path → *buildOnce
+// programs are the main packages the tests run, relative to the module
+// root: built together, once per test binary, the first time one is needed
+// (one go build links them in parallel; alone, each cost a link in turn).
+var programs = []string{"./cmd/calcsol", "./examples/goplugin", "./plugin/testdata/misbehave"}
 
-type buildOnce struct {
+var built struct {
 	once sync.Once
-	path string
 	err  error
 }
 
-// build builds the main package pkg (a path relative to the module root)
-// once per test binary and returns the program's path.
+// build returns the path of program pkg (one of programs), building them
+// all the first time.
 func build(t testing.TB, pkg string) string {
 	t.Helper()
-	v, _ := builds.LoadOrStore(pkg, &buildOnce{})
-	b := v.(*buildOnce)
-	b.once.Do(func() {
-		b.path = filepath.Join(binDir, strings.ReplaceAll(strings.Trim(pkg, "./"), "/", "-"))
-		cmd := exec.Command("go", "build", "-o", b.path, pkg)
+	if !slices.Contains(programs, pkg) {
+		t.Fatalf("build %s: not among the test programs %v", pkg, programs)
+	}
+	built.once.Do(func() {
+		cmd := exec.Command("go", append([]string{"build", "-o", binDir + string(filepath.Separator)}, programs...)...)
 		cmd.Dir = ".."
 		if out, err := cmd.CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+			built.err = fmt.Errorf("go build %v: %v\n%s", programs, err, out)
 		}
 	})
-	if b.err != nil {
-		t.Fatal(b.err)
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return b.path
+	return filepath.Join(binDir, path.Base(pkg))
 }
 
 // shippedDecks returns the first n decks of a shipped corpus.
