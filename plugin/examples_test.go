@@ -75,7 +75,8 @@ func TestPythonPlugin(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := newPlugin(t, plugin.Config{Command: python + " ../examples/pyplugin/plugin.py", Timeout: patient})
-		sum, got, err := tournament.Evaluate(context.Background(), ds, r, p, tournament.Options{Batch: 64})
+		// One worker: a Python process costs more to start than its games.
+		sum, got, err := tournament.Evaluate(context.Background(), ds, r, p, tournament.Options{Workers: 1, Batch: 64})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,8 @@
 package plugin_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
@@ -22,8 +24,8 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-// binDir holds the programs the tests build once: calcsol, the example
-// plugin and the misbehaving test plugin.
+// binDir holds the programs the tests build: calcsol, the example plugin
+// and the misbehaving test plugin.
 var binDir string
 
 func TestMain(m *testing.M) {
@@ -36,7 +38,7 @@ func TestMain(m *testing.M) {
 	if !set {
 		_ = flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
 	}
-	dir, err := os.MkdirTemp("", "calcsol-plugin-test-")
+	dir, temporary, err := programDir()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -44,8 +46,32 @@ func TestMain(m *testing.M) {
 	binDir = dir
 	code := m.Run()
 	plugin.KillAll()
-	os.RemoveAll(dir)
+	if temporary {
+		os.RemoveAll(dir)
+	}
 	os.Exit(code)
+}
+
+// programDir returns the directory for the test programs: one of this
+// checkout's own in the user's cache directory, kept between runs — go
+// build relinks only a program whose inputs changed, so that a run after
+// one that built them, the code unchanged, links nothing (linking the three
+// is most of a run's CPU time) — or, without a cache directory, a temporary
+// one.
+func programDir() (dir string, temporary bool, err error) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		return "", false, err
+	}
+	if cache, err := os.UserCacheDir(); err == nil {
+		sum := sha256.Sum256([]byte(root))
+		dir := filepath.Join(cache, "calcsol-test", hex.EncodeToString(sum[:8]))
+		if err := os.MkdirAll(dir, 0o755); err == nil {
+			return dir, false, nil
+		}
+	}
+	dir, err = os.MkdirTemp("", "calcsol-plugin-test-")
+	return dir, true, err
 }
 
 // programs are the main packages the tests run, relative to the module
@@ -66,6 +92,20 @@ func build(t testing.TB, pkg string) string {
 		t.Fatalf("build %s: not among the test programs %v", pkg, programs)
 	}
 	built.once.Do(func() {
+		// Another test process of this checkout (a -race run beside a plain
+		// one) may build into the same directory: one at a time. go build
+		// replaces a program by a new file, so one that runs is not touched.
+		lock, err := os.OpenFile(filepath.Join(binDir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+		if err != nil {
+			built.err = err
+			return
+		}
+		defer lock.Close()
+		if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+			built.err = fmt.Errorf("locking %s: %w", lock.Name(), err)
+			return
+		}
+		defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
 		cmd := exec.Command("go", append([]string{"build", "-o", binDir + string(filepath.Separator)}, programs...)...)
 		cmd.Dir = ".."
 		if out, err := cmd.CombinedOutput(); err != nil {

@@ -163,7 +163,9 @@ func TestDeltasFollowTheGame(t *testing.T) {
 					t.Fatal(err)
 				}
 				p := newPlugin(t, plugin.Config{Command: tc.command, Timeout: patient})
-				_, got, err := tournament.Evaluate(context.Background(), ds, r, meddling{p}, tournament.Options{Batch: 32})
+				// One worker: a plugin process (Python's most) costs more to
+				// start than these games.
+				_, got, err := tournament.Evaluate(context.Background(), ds, r, meddling{p}, tournament.Options{Workers: 1, Batch: 32})
 				if err != nil {
 					t.Fatal(err)
 				}
