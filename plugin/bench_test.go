@@ -81,23 +81,26 @@ func startSessions(b *testing.B, s solver.Strategy, r solver.Rules, n int) []sol
 // (a plugin's start is measured apart, by BenchmarkStart).
 func benchPlay(b *testing.B, sessions []solver.Session, ds []solver.Deck, r solver.Rules, batch, want int) {
 	games := 0
-	cpu0 := cpuTime()
+	host0, plugins0 := cpuTime()
 	for b.Loop() {
 		if w := playAll(b, sessions, ds, r, batch); w != want {
 			b.Fatalf("%d wins, in process %d", w, want)
 		}
 		games += len(ds)
 	}
+	host, plugins := cpuTime()
 	b.ReportMetric(float64(games)/b.Elapsed().Seconds(), "games/s")
-	reportCPU(b, cpuTime()-cpu0, games)
+	reportCPU(b, host-host0, plugins-plugins0, games)
 }
 
 // BenchmarkThroughput plays the same decks with the priority strategy in
-// process and through a Go plugin (calcsol plugin serve priority) at batch
-// sizes 1, 64, 1024 and 4096, two workers (one session, so one plugin
-// process, each), the sessions open before the clock starts. One op is the
-// whole corpus; games/s is the figure to compare, cpu-µs/game the CPU time of
-// host and plugins per game.
+// process (game by game, and in lockstep batches of 4096 as a plugin's
+// games are played) and through a Go plugin (calcsol plugin serve priority)
+// at batch sizes 1, 64, 1024 and 4096, two workers (one session, so one
+// plugin process, each), the sessions open before the clock starts. One op
+// is the whole corpus; cpu-µs/game is the CPU time of host and plugins per
+// game (plugin-cpu-µs/game the plugins' part), the figure to compare on a
+// loaded machine, games/s the one on an idle one.
 //
 //	go test ./plugin -run '^$' -bench '^BenchmarkThroughput$' -benchtime 3x
 func BenchmarkThroughput(b *testing.B) {
@@ -116,12 +119,28 @@ func BenchmarkThroughput(b *testing.B) {
 	b.Run("in-process", func(b *testing.B) {
 		benchPlay(b, startSessions(b, in, r, workers), ds, r, 256, want)
 	})
+	// The same strategy in process, but played in lockstep batches as a
+	// plugin's games are (a session that is not a bare Chooser): what the
+	// batching itself costs, without the protocol.
+	b.Run("in-process-lockstep", func(b *testing.B) {
+		benchPlay(b, lockstep(startSessions(b, in, r, workers)), ds, r, 4096, want)
+	})
 	for _, batch := range []int{1, 64, 1024, 4096} {
 		b.Run(fmt.Sprintf("plugin/batch=%d", batch), func(b *testing.B) {
 			p := newPlugin(b, plugin.Config{Command: calcsol + " plugin serve priority", Batch: batch})
 			benchPlay(b, startSessions(b, p, r, workers), ds, r, batch, want)
 		})
 	}
+}
+
+// lockstep hides each session's type, so that solver.Player plays it in
+// lockstep batches rather than game by game.
+func lockstep(sessions []solver.Session) []solver.Session {
+	out := make([]solver.Session, len(sessions))
+	for i, s := range sessions {
+		out[i] = struct{ solver.Session }{s}
+	}
+	return out
 }
 
 // BenchmarkStart measures what a plugin session costs to open and close: a
@@ -160,15 +179,16 @@ func BenchmarkPythonThroughput(b *testing.B) {
 	})
 }
 
-// cpuTime is the CPU time used so far by this process and its children:
-// those that ended (RUSAGE_CHILDREN) and those still running, the plugin
-// processes (from /proc, in clock ticks of 10 ms).
-func cpuTime() time.Duration {
+// cpuTime is the CPU time used so far by this process, the host, and by
+// its children: those that ended (RUSAGE_CHILDREN) and those still
+// running, the plugin processes (from /proc, in clock ticks of 10 ms).
+func cpuTime() (host, plugins time.Duration) {
 	var self, kids syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self)
 	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
 	d := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
-	total := d(self.Utime) + d(self.Stime) + d(kids.Utime) + d(kids.Stime)
+	host = d(self.Utime) + d(self.Stime)
+	total := d(kids.Utime) + d(kids.Stime)
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, f := range stats {
 		b, err := os.ReadFile(f)
@@ -186,14 +206,15 @@ func cpuTime() time.Duration {
 		st, _ := strconv.Atoi(fields[12])
 		total += time.Duration(ut+st) * 10 * time.Millisecond
 	}
-	return total
+	return host, total
 }
 
-// reportCPU reports the CPU time per game, host and plugins together, and
-// what it allows on 2 cores that do nothing else: a figure that a loaded
-// machine does not distort as it distorts games/s.
-func reportCPU(b *testing.B, cpu time.Duration, games int) {
-	perGame := cpu.Seconds() / float64(games)
+// reportCPU reports the CPU time per game, host and plugins together (and
+// the plugins' share), and what it allows on 2 cores that do nothing else:
+// a figure that a loaded machine distorts less than games/s.
+func reportCPU(b *testing.B, host, plugins time.Duration, games int) {
+	perGame := (host + plugins).Seconds() / float64(games)
 	b.ReportMetric(perGame*1e6, "cpu-µs/game")
+	b.ReportMetric(plugins.Seconds()/float64(games)*1e6, "plugin-cpu-µs/game")
 	b.ReportMetric(2/perGame, "games/s@2cpu")
 }

@@ -118,6 +118,7 @@ func TestWorkingDirectory(t *testing.T) {
 // TestEnvParam: env is a list in a spec (';'-separated) as in a config, and
 // a malformed entry is refused.
 func TestEnvParam(t *testing.T) {
+	t.Parallel()
 	r := strategies.NewRegistry()
 	r.MustRegister(plugin.Kind())
 	s, err := r.BuildSpec("plugin:command=x,env=A;B=c d")
@@ -160,6 +161,7 @@ func (l *lockedBuffer) String() string {
 // and what its stderr ended with; a plugin that floods its stderr gets
 // StderrShown bytes of calcsol's in all its processes, then one line each.
 func TestPluginEnd(t *testing.T) {
+	t.Parallel()
 	bin := build(t, "./plugin/testdata/misbehave")
 	ds := shippedDecks(t, "uniform-1000", 8)
 	for _, tc := range []struct {
@@ -172,6 +174,7 @@ func TestPluginEnd(t *testing.T) {
 		{"flood", []string{"plugin exited (exit status 5)", "(stderr, 1048594 bytes, ends: flood: last words)"}},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
+			t.Parallel()
 			var stderr lockedBuffer
 			dir := t.TempDir()
 			p, err := plugin.New(plugin.Config{Command: bin + " " + tc.mode + " " + dir, Stderr: &stderr})
@@ -246,10 +249,13 @@ func TestNoProcessLeft(t *testing.T) {
 // MaxRestarts times in a session but never MaxRestarts times within
 // RestartWindow games, loses only the games in play when it crashed.
 func TestRestartWindow(t *testing.T) {
+	t.Parallel()
 	bin := build(t, "./plugin/testdata/misbehave")
 	dir := t.TempDir()
+	// It crashes on its 75th batch: some 50 games of 32 at a time, so
+	// about six times in 300 games and at most twice within 100.
 	ds := shippedDecks(t, "uniform-1000", 300)
-	const batch = 8
+	const batch = 32
 	p := newPlugin(t, plugin.Config{Command: bin + " rarecrash " + dir, Timeout: patient})
 	sum, res, err := tournament.Evaluate(context.Background(), ds, solver.DefaultRules(), p, tournament.Options{Workers: 1, Batch: batch})
 	if err != nil {
@@ -260,8 +266,10 @@ func TestRestartWindow(t *testing.T) {
 	if restarts <= plugin.MaxRestarts {
 		t.Fatalf("%d restarts: the test wants more than MaxRestarts (%d)", restarts, plugin.MaxRestarts)
 	}
-	if sum.Failures == 0 || sum.Failures > restarts*batch {
-		t.Errorf("%d games failed in %d crashes of batches of %d", sum.Failures, restarts, batch)
+	// Each crash fails the batch in play; the last may have come too near
+	// the end to be followed by a restart.
+	if sum.Failures == 0 || sum.Failures > (restarts+1)*batch {
+		t.Errorf("%d games failed in at most %d crashes of batches of %d", sum.Failures, restarts+1, batch)
 	}
 	for _, g := range res {
 		if g.Failed && !strings.HasPrefix(g.Reason, "strategy failed: plugin exited (exit status 6)") {
@@ -274,6 +282,7 @@ func TestRestartWindow(t *testing.T) {
 // TestInterruptEndsChildren: Ctrl-C to `calcsol eval` ends the plugin and
 // the child it started in a session of its own.
 func TestInterruptEndsChildren(t *testing.T) {
+	t.Parallel()
 	calcsol := build(t, "./cmd/calcsol")
 	bin := build(t, "./plugin/testdata/misbehave")
 	dir := t.TempDir()

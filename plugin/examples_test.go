@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/calcsol/calcsol/internal/longtest"
 	"github.com/calcsol/calcsol/plugin"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
@@ -64,6 +65,7 @@ func (lowestStack) Choose(v solver.View) (solver.Move, error) {
 // deck for deck, what the same strategy in Go plays in process: the Python
 // SDK reads the observation blob as the Go SDK does.
 func TestPythonPlugin(t *testing.T) {
+	t.Parallel()
 	needPython(t)
 	ds := shippedDecks(t, "uniform-1000", 300)
 	for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 4, Preplaced: true}} {
@@ -73,7 +75,8 @@ func TestPythonPlugin(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := newPlugin(t, plugin.Config{Command: python + " ../examples/pyplugin/plugin.py", Timeout: patient})
-		sum, got, err := tournament.Evaluate(context.Background(), ds, r, p, tournament.Options{Batch: 64})
+		// One worker: a Python process costs more to start than its games.
+		sum, got, err := tournament.Evaluate(context.Background(), ds, r, p, tournament.Options{Workers: 1, Batch: 64})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,17 +89,23 @@ func TestPythonPlugin(t *testing.T) {
 		if p.Info().Name != "lowest-stack" {
 			t.Errorf("the Python plugin says it is %q", p.Info().Name)
 		}
-		if n := plugin.Running(); n != 0 {
+		if n := plugin.RunningOf(p); n != 0 {
 			t.Errorf("%d plugin processes left running", n)
 		}
 	}
 }
 
 // TestGoExample plays the Go example plugin: no game fails, and the results
-// do not depend on the batch size.
+// do not depend on the batch size. (At batch 1 a deck costs some 50 round
+// trips: 300 decks are a long check, CALCSOL_LONG=1.)
 func TestGoExample(t *testing.T) {
+	t.Parallel()
 	bin := build(t, "./examples/goplugin")
-	ds := shippedDecks(t, "uniform-1000", 300)
+	n := 300
+	if testing.Short() || !longtest.Enabled() {
+		n = 60
+	}
+	ds := shippedDecks(t, "uniform-1000", n)
 	var runs [][]tournament.DeckResult
 	for _, batch := range []int{1, 100} {
 		p := newPlugin(t, plugin.Config{Command: bin, Timeout: patient})

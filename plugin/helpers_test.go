@@ -1,11 +1,17 @@
 package plugin_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,12 +24,21 @@ import (
 	"github.com/calcsol/calcsol/solver"
 )
 
-// binDir holds the programs the tests build once: calcsol, the example
-// plugin and the misbehaving test plugin.
+// binDir holds the programs the tests build: calcsol, the example plugin
+// and the misbehaving test plugin.
 var binDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "calcsol-plugin-test-")
+	// These tests wait on plugin processes (starts, timeouts, signals) more
+	// than they compute: more of them run at once than there are cores,
+	// unless -parallel says otherwise.
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
+	}
+	dir, temporary, err := programDir()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -31,36 +46,76 @@ func TestMain(m *testing.M) {
 	binDir = dir
 	code := m.Run()
 	plugin.KillAll()
-	os.RemoveAll(dir)
+	if temporary {
+		os.RemoveAll(dir)
+	}
 	os.Exit(code)
 }
 
-var builds sync.Map // package path → *buildOnce
+// programDir returns the directory for the test programs: one of this
+// checkout's own in the user's cache directory, kept between runs — go
+// build relinks only a program whose inputs changed, so that a run after
+// one that built them, the code unchanged, links nothing (linking the three
+// is most of a run's CPU time) — or, without a cache directory, a temporary
+// one.
+func programDir() (dir string, temporary bool, err error) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		return "", false, err
+	}
+	if cache, err := os.UserCacheDir(); err == nil {
+		sum := sha256.Sum256([]byte(root))
+		dir := filepath.Join(cache, "calcsol-test", hex.EncodeToString(sum[:8]))
+		if err := os.MkdirAll(dir, 0o755); err == nil {
+			return dir, false, nil
+		}
+	}
+	dir, err = os.MkdirTemp("", "calcsol-plugin-test-")
+	return dir, true, err
+}
 
-type buildOnce struct {
+// programs are the main packages the tests run, relative to the module
+// root: built together, once per test binary, the first time one is needed
+// (one go build links them in parallel; alone, each cost a link in turn).
+var programs = []string{"./cmd/calcsol", "./examples/goplugin", "./plugin/testdata/misbehave"}
+
+var built struct {
 	once sync.Once
-	path string
 	err  error
 }
 
-// build builds the main package pkg (a path relative to the module root)
-// once per test binary and returns the program's path.
+// build returns the path of program pkg (one of programs), building them
+// all the first time.
 func build(t testing.TB, pkg string) string {
 	t.Helper()
-	v, _ := builds.LoadOrStore(pkg, &buildOnce{})
-	b := v.(*buildOnce)
-	b.once.Do(func() {
-		b.path = filepath.Join(binDir, strings.ReplaceAll(strings.Trim(pkg, "./"), "/", "-"))
-		cmd := exec.Command("go", "build", "-o", b.path, pkg)
+	if !slices.Contains(programs, pkg) {
+		t.Fatalf("build %s: not among the test programs %v", pkg, programs)
+	}
+	built.once.Do(func() {
+		// Another test process of this checkout (a -race run beside a plain
+		// one) may build into the same directory: one at a time. go build
+		// replaces a program by a new file, so one that runs is not touched.
+		lock, err := os.OpenFile(filepath.Join(binDir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+		if err != nil {
+			built.err = err
+			return
+		}
+		defer lock.Close()
+		if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+			built.err = fmt.Errorf("locking %s: %w", lock.Name(), err)
+			return
+		}
+		defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+		cmd := exec.Command("go", append([]string{"build", "-o", binDir + string(filepath.Separator)}, programs...)...)
 		cmd.Dir = ".."
 		if out, err := cmd.CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+			built.err = fmt.Errorf("go build %v: %v\n%s", programs, err, out)
 		}
 	})
-	if b.err != nil {
-		t.Fatal(b.err)
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return b.path
+	return filepath.Join(binDir, path.Base(pkg))
 }
 
 // shippedDecks returns the first n decks of a shipped corpus.

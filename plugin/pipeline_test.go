@@ -50,7 +50,7 @@ func BenchmarkPipeline(b *testing.B) {
 		b.Fatal(err)
 	}
 	st, _ := New(Config{Command: "unused"})
-	sess := &session{s: st, rules: rules, first: solver.DeckSize - 1, p: &process{strategy: direct{srv}}}
+	sess := &session{s: st, rules: rules, first: solver.DeckSize - 1, p: &process{strategy: direct{srv}, deltas: true}}
 	var p solver.Player
 	const batch = 1024
 	deals := make([]solver.Deal, batch)

@@ -24,6 +24,7 @@ import (
 // and through `calcsol plugin serve`, and wants the same result for every
 // deck.
 func TestSameResultsInProcessAndPlugin(t *testing.T) {
+	t.Parallel()
 	calcsol := build(t, "./cmd/calcsol")
 	n := 1000
 	if testing.Short() || !longtest.Enabled() { // CALCSOL_LONG=1: 1000
@@ -45,6 +46,7 @@ func TestSameResultsInProcessAndPlugin(t *testing.T) {
 		{"random", solver.Rules{Stacks: 4, Preplaced: true}},
 	} {
 		t.Run(fmt.Sprintf("%s/%s", tc.spec, tc.rules), func(t *testing.T) {
+			t.Parallel()
 			in, err := configs.Strategies().BuildSpec(tc.spec)
 			if err != nil {
 				t.Fatal(err)
@@ -64,8 +66,8 @@ func TestSameResultsInProcessAndPlugin(t *testing.T) {
 			if name := p.Info().Name; name != in.Info().Name {
 				t.Errorf("plugin reports name %q, want %q", name, in.Info().Name)
 			}
-			if plugin.Running() != 0 {
-				t.Errorf("%d plugin processes left running", plugin.Running())
+			if n := plugin.RunningOf(p); n != 0 {
+				t.Errorf("%d plugin processes left running", n)
 			}
 		})
 	}
@@ -125,28 +127,53 @@ func (m *meddler) Decide(ctx context.Context, reqs []solver.Request, out []solve
 }
 
 // TestDeltasFollowTheGame plays a strategy wrapped in meddling in process
-// and through a plugin: the plugin is sent delta records only for games that
-// went on from its own answer, so both play every deck alike.
+// and through a plugin — priority served by calcsol, and the Python
+// example beside the same strategy in Go — : the plugin is sent delta
+// records only for games that went on from its own answer, so both play
+// every deck alike.
 func TestDeltasFollowTheGame(t *testing.T) {
+	t.Parallel()
 	calcsol := build(t, "./cmd/calcsol")
-	ds := shippedDecks(t, "uniform-1000", 300)
-	for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 4, Preplaced: true}} {
-		in, err := configs.Strategies().BuildSpec("priority")
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, want, err := tournament.Evaluate(context.Background(), ds, r, meddling{in}, tournament.Options{Batch: 32})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := newPlugin(t, plugin.Config{Command: calcsol + " plugin serve priority", Timeout: patient})
-		_, got, err := tournament.Evaluate(context.Background(), ds, r, meddling{p}, tournament.Options{Batch: 32})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s: through the plugin (-in process +plugin):\n%s", r, diff)
-		}
+	n := 300
+	if testing.Short() || !longtest.Enabled() { // CALCSOL_LONG=1: 300
+		n = 100
+	}
+	ds := shippedDecks(t, "uniform-1000", n)
+	priority, err := configs.Strategies().BuildSpec("priority")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lowest := solver.FromChooser(solver.Info{Name: "lowest-stack"}, func(solver.Rules) (solver.Chooser, error) { return lowestStack{}, nil })
+	for _, tc := range []struct {
+		name    string
+		in      solver.Strategy
+		command string
+	}{
+		{"priority", priority, calcsol + " plugin serve priority"},
+		{"python", lowest, python + " ../examples/pyplugin/plugin.py"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if tc.name == "python" {
+				needPython(t)
+			}
+			for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 4, Preplaced: true}} {
+				_, want, err := tournament.Evaluate(context.Background(), ds, r, meddling{tc.in}, tournament.Options{Batch: 32})
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := newPlugin(t, plugin.Config{Command: tc.command, Timeout: patient})
+				// One worker: a plugin process (Python's most) costs more to
+				// start than these games.
+				_, got, err := tournament.Evaluate(context.Background(), ds, r, meddling{p}, tournament.Options{Workers: 1, Batch: 32})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s: through the plugin (-in process +plugin):\n%s", r, diff)
+				}
+			}
+		})
 	}
 }
 
@@ -154,6 +181,7 @@ func TestDeltasFollowTheGame(t *testing.T) {
 // its own games, which fail with the reason; the run completes; a
 // well-behaved strategy's results are unchanged; no process is left.
 func TestContainment(t *testing.T) {
+	t.Parallel()
 	bin := build(t, "./plugin/testdata/misbehave")
 	calcsol := build(t, "./cmd/calcsol")
 	ds := shippedDecks(t, "uniform-1000", 96)
@@ -183,6 +211,7 @@ func TestContainment(t *testing.T) {
 		{mode: "malformed", reasons: []string{"plugin sent a malformed answer: decision"}, all: true},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
+			t.Parallel()
 			if tc.mode == "hang" && testing.Short() {
 				t.Skip("-short: a hanging plugin costs 4 timeouts of 1 s per worker")
 			}
@@ -207,12 +236,12 @@ func TestContainment(t *testing.T) {
 					break
 				}
 			}
-			if n := plugin.Running(); n != 0 {
+			if n := plugin.RunningOf(p); n != 0 {
 				t.Errorf("%d plugin processes left running", n)
 			}
 			waitGone(t, pids(t, dir), 2*time.Second)
 			// Another strategy's results are unchanged.
-			_, got, err := tournament.Evaluate(ctx, ds, r, good, tournament.Options{Batch: 8})
+			_, got, err := tournament.Evaluate(ctx, ds, r, good, tournament.Options{Batch: len(ds)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -239,6 +268,7 @@ func containsAny(s string, subs []string) bool {
 // TestCrashAtStartRetriedOnce: a plugin that dies before its handshake is
 // started twice, then its games are failed.
 func TestCrashAtStartRetriedOnce(t *testing.T) {
+	t.Parallel()
 	bin := build(t, "./plugin/testdata/misbehave")
 	dir := t.TempDir()
 	ds := shippedDecks(t, "uniform-1000", 20)
@@ -258,6 +288,7 @@ func TestCrashAtStartRetriedOnce(t *testing.T) {
 // TestSHA256 starts a plugin whose file matches the config's sha256, then
 // edits the file and wants a refusal: no process started, every game failed.
 func TestSHA256(t *testing.T) {
+	t.Parallel()
 	src := build(t, "./plugin/testdata/misbehave")
 	dir, pidDir := t.TempDir(), t.TempDir()
 	bin := filepath.Join(dir, "misbehave")
@@ -303,6 +334,7 @@ func TestSHA256(t *testing.T) {
 // removes its socket directory; after SIGKILL the
 // plugin notices its host is gone and exits by itself.
 func TestSignals(t *testing.T) {
+	t.Parallel()
 	calcsol := build(t, "./cmd/calcsol")
 	bin := build(t, "./plugin/testdata/misbehave")
 	for _, tc := range []struct {
@@ -310,6 +342,7 @@ func TestSignals(t *testing.T) {
 		wait time.Duration
 	}{{syscall.SIGTERM, 2 * time.Second}, {syscall.SIGHUP, 2 * time.Second}, {syscall.SIGKILL, 5 * time.Second}} {
 		t.Run(tc.sig.String(), func(t *testing.T) {
+			t.Parallel()
 			dir, tmp := t.TempDir(), t.TempDir()
 			cmd := exec.Command(calcsol, "eval", "--corpus", "uniform-1000", "--stacks", "3", "--workers", "1",
 				"--strategy", "plugin:command="+bin+" hang "+dir+",timeout=1m")

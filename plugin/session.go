@@ -30,6 +30,10 @@ type session struct {
 	first int      // the stock's length at a game's first decision
 	ended []uint64 // games over, not yet told to the plugin
 	blob  []byte
+	// req and resp are reused: resp's blob is read into the same buffer
+	// every round (proto.DecideInto).
+	req  proto.DecideRequest
+	resp proto.DecideResponse
 
 	// games holds what the plugin process knows of each game in play: the
 	// step it last decided and its answer. A game whose next request
@@ -122,7 +126,9 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 	}
 	limit := max(ss.s.cfg.Timeout*time.Duration(len(reqs)), MinBatchTimeout)
 	dctx, cancel := context.WithTimeout(ctx, limit)
-	resp, err := ss.p.strategy.Decide(dctx, &proto.DecideRequest{Count: uint32(len(reqs)), Observations: ss.blob, Ended: ss.ended})
+	ss.req = proto.DecideRequest{Count: uint32(len(reqs)), Observations: ss.blob, Ended: ss.ended}
+	err := proto.DecideInto(dctx, ss.p.strategy, &ss.req, &ss.resp)
+	resp := &ss.resp
 	timedOut := dctx.Err() != nil
 	cancel()
 	ss.ended = ss.ended[:0]

@@ -40,6 +40,7 @@ MAGIC_COOKIE_KEY = "CALCSOL_PLUGIN_MAGIC_COOKIE"
 MAGIC_COOKIE_VALUE = "d6a1b1c2-calculation-strategy"
 
 FIRST_DECISION = 1  # flag bit: this is its game's first decision
+DELTA = 2  # flag bit: a delta record, the rank drawn since the plugin's last answer
 
 # Move kinds, as in the decision blob.
 FAILED, TO_TABLE, TO_STACK, STACK_TO_TABLE, RESIGN = 0, 1, 2, 3, 4
@@ -59,6 +60,12 @@ class Rules:
         self.names = names or "ZXCVBNML"
 
 
+# _NEED[x][k]: the rank table x takes when it holds k cards (0 when full):
+# x, 2x, 3x, ... mod 13.
+_NEED = [None] + [[((k + 1) * x - 1) % RANKS + 1 for k in range(RANKS)] + [0]
+                  for x in range(1, TABLES + 1)]
+
+
 class Position:
     """What a player sees: never the order of the stock.
 
@@ -68,21 +75,45 @@ class Position:
     remaining  remaining[r]: cards of rank r still in the stock (index 1..13)
     stacks     stacks[s]: the cards of stack s, bottom first, each a pair
                (rank, table it is meant for, 0 for none)
+
+    The SDK keeps one Position per game and plays each answered move on it:
+    read it in choose, but do not change it, and copy what you keep.
     """
 
     __slots__ = ("rules", "drawn", "stock", "placed", "remaining", "stacks")
 
     def need(self, x):
         """The rank table x (1..4) takes next, 0 when it is full: x, 2x, 3x, ... mod 13."""
-        k = self.placed[x - 1]
-        if k >= RANKS:
-            return 0
-        return ((k + 1) * x - 1) % RANKS + 1
+        return _NEED[x][self.placed[x - 1]]
 
     def top(self, s):
         """The rank on top of stack s, 0 if it is empty."""
         st = self.stacks[s]
         return st[-1][0] if st else 0
+
+    def advance(self, move, drawn):
+        """Plays move, the strategy's last answer, and turns up drawn (0:
+        none) if the move placed the drawn card: a delta record."""
+        kind, s, x = move[0], move[2], move[3]
+        if kind == TO_TABLE:
+            self.placed[x - 1] += 1
+            self.drawn = 0
+        elif kind == TO_STACK:
+            self.stacks[s].append((self.drawn, x))
+            self.drawn = 0
+        elif kind == STACK_TO_TABLE:
+            self.stacks[s].pop()
+            self.placed[x - 1] += 1
+        else:
+            raise ValueError("a delta record after a move of kind %d" % kind)
+        if self.drawn == 0 and drawn:
+            if self.remaining[drawn] == 0:
+                raise ValueError("a delta record draws %d, none is left" % drawn)
+            self.remaining[drawn] -= 1
+            self.stock -= 1
+            self.drawn = drawn
+        elif self.drawn != drawn:
+            raise ValueError("a delta record draws %d, but %d is drawn" % (drawn, self.drawn))
 
 
 def decode_position(b, off, n):
@@ -112,18 +143,6 @@ def decode_position(b, off, n):
 
 _OBS = struct.Struct("<QQBB")
 _DEC = struct.Struct("<QBBBBB")
-
-
-def decode_observations(blob, count):
-    """Yields (game, seed, flags, Position) for each record of the blob."""
-    off = 0
-    for _ in range(count):
-        game, seed, flags, n = _OBS.unpack_from(blob, off)
-        off += _OBS.size
-        yield game, seed, flags, decode_position(blob, off, n)
-        off += n
-    if off != len(blob):
-        raise ValueError("%d bytes after %d records" % (len(blob) - off, count))
 
 
 def to_table(x, rank=0):
@@ -159,6 +178,9 @@ class _Servicer(strategy_pb2_grpc.StrategyServicer):
     def __init__(self, strategy):
         self.s = strategy
         self.lock = threading.Lock()
+        # game -> [position, the move answered for it, or None]: the SDK
+        # asks for delta records and plays the answered moves itself.
+        self.games = {}
 
     def Info(self, request, context):
         params = [strategy_pb2.Param(name=p["name"], value=str(p.get("value", "")), doc=p.get("doc", ""))
@@ -176,28 +198,60 @@ class _Servicer(strategy_pb2_grpc.StrategyServicer):
             return strategy_pb2.StartResponse(not_applicable=True, error=str(e) or "not applicable")
         except Exception as e:  # the session fails to start, with the reason
             return strategy_pb2.StartResponse(error="%s: %s" % (type(e).__name__, e))
-        return strategy_pb2.StartResponse()
+        return strategy_pb2.StartResponse(deltas=True)
 
     def _end(self, games):
         end = getattr(self.s, "end", None)
-        if end:
-            for g in games:
+        kept = self.games
+        for g in games:
+            kept.pop(g, None)
+            if end:
                 end(g)
 
     def Decide(self, request, context):
         with self.lock:
             self._end(request.ended)
             begin = getattr(self.s, "begin", None)
+            choose = self.s.choose
+            kept = self.games
+            blob, count = request.observations, request.count
+            unpack, size, pack = _OBS.unpack_from, _OBS.size, _DEC.pack
             out = []
-            for game, seed, flags, pos in decode_observations(request.observations, request.count):
+            off = 0
+            for _ in range(count):
+                game, seed, flags, n = unpack(blob, off)
+                off += size
+                if flags & DELTA:
+                    # The game went on from our last answer: play it here,
+                    # and turn up the card drawn since.
+                    g = kept.get(game)
+                    if g is None or g[1] is None or n != 1:
+                        context.abort(grpc.StatusCode.INVALID_ARGUMENT,
+                                      "a delta record for game %d, which has no position and answered move" % game)
+                    pos = g[0]
+                    try:
+                        pos.advance(g[1], blob[off])
+                    except ValueError as e:
+                        context.abort(grpc.StatusCode.INVALID_ARGUMENT, "game %d: %s" % (game, e))
+                else:
+                    pos = decode_position(blob, off, n)
+                    g = kept[game] = [pos, None]
+                off += n
                 if begin and flags & FIRST_DECISION:
                     begin(game)
                 try:
-                    move = self.s.choose(pos, game, seed)
+                    move = choose(pos, game, seed)
                 except Exception as e:  # this game fails, the others go on
                     move = failed("%s: %s" % (type(e).__name__, e))
-                out.append(encode_decision(game, move))
-            return strategy_pb2.DecideResponse(count=request.count, decisions=b"".join(out))
+                kind = move[0]
+                g[1] = move if TO_TABLE <= kind <= STACK_TO_TABLE else None
+                if move[4]:
+                    out.append(encode_decision(game, move))
+                else:
+                    out.append(pack(game, kind, move[1], move[2], move[3], 0))
+            if off != len(blob):
+                context.abort(grpc.StatusCode.INVALID_ARGUMENT, "%d bytes after %d records" % (len(blob) - off, count))
+            return strategy_pb2.DecideResponse(count=count, decisions=b"".join(out))
 
     def End(self, request, context):
         with self.lock:

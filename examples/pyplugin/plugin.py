@@ -30,15 +30,15 @@ class LowestStack:
 
     def choose(self, pos, game, seed):
         self.moves[game] += 1
+        # need[x]: the rank table x takes next (need[0] is a placeholder),
+        # asked once per decision rather than once per stack and table.
+        need = [-1] + [pos.need(x) for x in range(1, TABLES + 1)]
         for s in range(len(pos.stacks)):
             top = pos.top(s)
-            if top:
-                for x in range(1, TABLES + 1):
-                    if pos.need(x) == top:
-                        return stack_to_table(s, x)
-        for x in range(1, TABLES + 1):
-            if pos.need(x) == pos.drawn:
-                return to_table(x)
+            if top and top in need:
+                return stack_to_table(s, need.index(top))
+        if pos.drawn in need:
+            return to_table(need.index(pos.drawn))
         heights = [len(st) for st in pos.stacks]
         return to_stack(heights.index(min(heights)))
 

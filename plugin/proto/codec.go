@@ -45,11 +45,20 @@ func (codec) Unmarshal(data mem.BufferSlice, v any) error {
 		return fmt.Errorf("proto: cannot unmarshal into %T", v)
 	}
 	if len(data) == 1 {
-		return proto.Unmarshal(data[0].ReadOnlyData(), m)
+		return unmarshal(data[0].ReadOnlyData(), m)
 	}
 	buf := data.MaterializeToBuffer(buffers) // copies every byte in
 	defer buf.Free()
-	return proto.Unmarshal(buf.ReadOnlyData(), m)
+	return unmarshal(buf.ReadOnlyData(), m)
+}
+
+// unmarshal reads a batch message into the blob it holds (see readBatch),
+// any other message as proto.Unmarshal does.
+func unmarshal(b []byte, m proto.Message) error {
+	if ok, err := unmarshalBatch(b, m); ok {
+		return err
+	}
+	return proto.Unmarshal(b, m)
 }
 
 // buffers pools byte slices by power of two of their capacity, up to

@@ -50,15 +50,17 @@ type GRPCPlugin struct {
 	Impl StrategyServer
 }
 
-// GRPCServer implements goplugin.GRPCPlugin.
+// GRPCServer implements goplugin.GRPCPlugin. Impl's Decide is handed a
+// request that is reused once it returns: it must keep no part of it.
 func (p *GRPCPlugin) GRPCServer(_ *goplugin.GRPCBroker, s *grpc.Server) error {
-	RegisterStrategyServer(s, p.Impl)
+	s.RegisterService(&serviceDesc, p.Impl)
 	return nil
 }
 
-// GRPCClient implements goplugin.GRPCPlugin.
+// GRPCClient implements goplugin.GRPCPlugin: a StrategyClient that
+// DecideInto answers through without allocating.
 func (p *GRPCPlugin) GRPCClient(_ context.Context, _ *goplugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	return NewStrategyClient(c), nil
+	return &batchClient{StrategyClient: NewStrategyClient(c), cc: c}, nil
 }
 
 // FromParams converts the solver's parameter declarations to the protocol's.

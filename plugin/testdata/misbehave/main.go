@@ -24,7 +24,7 @@
 //	           exits (a double fork: the sleeper is an orphan at once)
 //	setsidcrash starts a sleeper as setsid does, exits on its first batch
 //	setsidhang starts a sleeper as setsid does, never answers a batch
-//	rarecrash  exits on its 300th batch
+//	rarecrash  exits on its 75th batch
 //
 // Each mode that starts a sleeper waits for its pid file before serving.
 package main
@@ -120,7 +120,7 @@ func (c *counted) Decide(ctx context.Context, reqs []solver.Request, out []solve
 		}
 		syscall.Write(2, []byte("flood: last words\n"))
 		os.Exit(5)
-	case c.mode == "rarecrash" && c.n == 300:
+	case c.mode == "rarecrash" && c.n == 75:
 		os.Exit(6)
 	case c.mode == "setsidcrash":
 		os.Exit(4)
