@@ -89,9 +89,17 @@ var KnownSums = map[Key]string{
 // FileName is the name of k's table file in a cache directory.
 func FileName(k Key) string { return "subgame-" + k.String() + ".bin" }
 
-// DefaultDir is the cache directory: calcsol under the user's cache
-// directory (os.UserCacheDir), or "" when there is none.
+// CacheEnv names the environment variable that, when set, is the cache
+// directory instead of the default.
+const CacheEnv = "CALCSOL_CACHE_DIR"
+
+// DefaultDir is the cache directory: $CALCSOL_CACHE_DIR when set, else
+// calcsol under the user's cache directory (os.UserCacheDir), or "" when
+// there is none.
 func DefaultDir() string {
+	if d := os.Getenv(CacheEnv); d != "" {
+		return d
+	}
 	d, err := os.UserCacheDir()
 	if err != nil {
 		return ""
