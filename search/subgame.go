@@ -38,9 +38,11 @@ import (
 // ("priority:table=tuned-3+subgame+rescue+endgame:k=4"): for each place the
 // drawn card can go it reads the stack game's values of the positions the
 // place leads to, one draw ahead, and plays the best place instead of the
-// base's move when it is worth more than margin above it. Moves of stack
-// tops, and the base's own move where no place is worth more, are the
-// base's; where the base resigns, the best place is played.
+// base's move when it is worth more than margin above it. It acts only
+// with at most off cards off the tables (by default the table's size,
+// where the stack game covers every card left); moves of stack tops, and
+// the base's own move where no place is worth more, are the base's; where
+// the base resigns within off, the best place is played.
 func SubgameKind() strategies.Kind {
 	return strategies.DefineWrapper("subgame",
 		"wrapper: the drawn card's place judged by exact values of the stack game, a simplified Calculation solved into a table, one draw ahead",
@@ -158,9 +160,7 @@ func (s *subgameSession) Decide(ctx context.Context, reqs []solver.Request, out 
 		}
 		off := solver.DeckSize - st.TotalPlaced()
 		if lim := s.g.P.Off; (lim == 0 && off > s.g.T.Cards) || (lim > 0 && off > lim) {
-			if !resigned {
-				continue
-			}
+			continue // the base's move, or its resignation, stands
 		}
 		var baseMove *solver.Move
 		if !resigned {

@@ -137,7 +137,7 @@ func Load(ctx context.Context, k Key, dir string) (t *Table, from Origin, cacheE
 		return nil, "", nil, err
 	}
 	if dir != "" {
-		cacheErr = write(t, filepath.Join(dir, FileName(k)))
+		cacheErr = t.WriteFile(filepath.Join(dir, FileName(k)))
 	}
 	return t, Built, cacheErr, nil
 }
@@ -148,8 +148,9 @@ func sumOK(k Key, t *Table) bool {
 	return !ok || t.Sum() == want
 }
 
-// write writes t to path atomically, making its directory.
-func write(t *Table, path string) error {
+// WriteFile writes t to path in its file format, atomically (a reader sees
+// the old file or the whole new one), making path's directory.
+func (t *Table) WriteFile(path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
