@@ -347,6 +347,7 @@ type schedule struct {
 	below [solver.DeckSize]int8
 	index [solver.DeckSize]int8
 	order [solver.DeckSize]int8
+	a     acyclicSearch
 	// model: SubgameParams.Model.
 	model string
 }
@@ -420,76 +421,62 @@ func (sc *schedule) fill(st *solver.State) bool {
 			sc.slot[x][k] = -1
 		}
 	}
-	// The cards of each rank, in the order they take its open slots:
-	// tops, then the stock, then buried cards by depth.
-	type copyOf struct {
-		idx   int8
-		depth int8
+	// The stacked cards take the slots of an acyclic assignment, the one
+	// the deadlock-graph player's search finds (none: every assignment has
+	// a cycle, the game is lost); the stock's cards the open slots left,
+	// nearest first.
+	sc.a.record = true
+	if !sc.a.acyclic(st) {
+		return false
 	}
-	var copies [solver.NumRanks + 1][4]copyOf
-	var nc [solver.NumRanks + 1]int
-	add := func(r solver.Rank, stack, depth int) int8 {
-		i := int8(sc.n)
-		sc.cards[i] = card{stack: int8(stack)}
-		sc.below[i] = -1
-		sc.n++
-		c := copyOf{i, int8(depth)}
-		k := nc[r]
-		for k > 0 && copies[r][k-1].depth > c.depth {
-			copies[r][k] = copies[r][k-1]
-			k--
-		}
-		copies[r][k] = c
-		nc[r]++
-		return i
-	}
+	var first [solver.MaxStacks]int8 // index of each stack's bottom card
+	var used [solver.Tables]uint16   // slots taken by stacked cards
 	for s := range st.Stacks() {
-		h := st.Height(s)
+		first[s] = int8(sc.n)
 		prev := int8(-1)
-		for i := range h {
-			depth := h - 1 - i
-			if depth > 0 {
-				depth++ // the stock's copies (depth 1) come before buried ones
-			}
-			c := add(st.StackCard(s, i).Rank(), s, depth)
-			sc.index[c] = int8(i)
-			if prev >= 0 {
-				sc.below[c] = prev
-			}
+		for i := range st.Height(s) {
+			c := int8(sc.n)
+			sc.cards[c] = card{stack: int8(s)}
+			sc.below[c], sc.index[c] = prev, int8(i)
+			sc.n++
 			prev = c
 		}
+	}
+	var h [solver.MaxStacks]int
+	for s := range st.Stacks() {
+		h[s] = st.Height(s)
+	}
+	for _, step := range sc.a.path {
+		s, x := int(step.s), int(step.x)
+		h[s]--
+		c := first[s] + int8(h[s])
+		k := solver.TablePos(x, st.StackCard(s, h[s]).Rank())
+		sc.cards[c].time = int16((k - st.Placed(x)) * stepTime)
+		sc.slot[x-1][k] = c
+		used[x-1] |= 1 << k
 	}
 	for r := solver.Rank(1); r <= solver.NumRanks; r++ {
 		n := st.Remaining(r)
 		if st.Drawn() == r {
 			n++
 		}
-		for range n {
-			add(r, -1, 1)
-		}
-	}
-	// Open slots of each rank, nearest first, to its copies in order.
-	for r := solver.Rank(1); r <= solver.NumRanks; r++ {
-		var ds [4]int
-		var xs [4]int
-		ns := 0
-		for x := 1; x <= solver.Tables; x++ {
-			if st.Filled(x, r) {
-				continue
+		for ; n > 0; n-- {
+			bx, bd := 0, solver.NumRanks
+			for x := 1; x <= solver.Tables; x++ {
+				k := solver.TablePos(x, r)
+				if d := k - st.Placed(x); d >= 0 && used[x-1]&(1<<k) == 0 && d < bd {
+					bx, bd = x, d
+				}
 			}
-			d := solver.TablePos(x, r) - st.Placed(x)
-			i := ns
-			for i > 0 && ds[i-1] > d {
-				ds[i], xs[i] = ds[i-1], xs[i-1]
-				i--
+			if bx == 0 {
+				break // cannot happen: a rank has as many open slots as cards off the tables
 			}
-			ds[i], xs[i] = d, x
-			ns++
-		}
-		for i := range min(ns, nc[r]) {
-			c := copies[r][i].idx
-			sc.cards[c].time = int16(ds[i] * stepTime)
-			sc.slot[xs[i]-1][solver.TablePos(xs[i], r)] = c
+			c := int8(sc.n)
+			sc.cards[c] = card{stack: -1, time: int16(bd * stepTime)}
+			sc.below[c] = -1
+			sc.n++
+			sc.slot[bx-1][solver.TablePos(bx, r)] = c
+			used[bx-1] |= 1 << solver.TablePos(bx, r)
 		}
 	}
 	// Relax the waits until nothing changes; times that keep growing mean
