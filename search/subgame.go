@@ -16,10 +16,10 @@ import (
 //
 // A position of Calculation becomes a position of the stack game through a
 // schedule: the time at which each card off the tables could leave at the
-// earliest. Every rank's copies are given its open slots, nearest first to
-// the copies on stack tops, then to those in the stock, then to the buried
-// ones, shallowest first (a buried card is best thought of as needed late:
-// another copy can take the near slot). A card's time is at least its
+// earliest. The stacked cards take the slots of an acyclic assignment, the
+// one the deadlock-graph player's search finds (with none, every assignment
+// has a cycle: the game is lost, value 0), and the stock's cards the open
+// slots left, nearest first. A card's time is at least its
 // slot's distance from its table's next card (a step a card), at least a
 // step after the card of the slot before on its table, and at least a
 // fraction of a step after the card lying on it. The cards in order of time
