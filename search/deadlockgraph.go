@@ -53,7 +53,15 @@ type acyclicSearch struct {
 	// failures so far are kept: they are true whatever the budget).
 	limit, visited int
 	cut            bool
+	// record, when set, keeps in path the take-apart that succeeded: each
+	// step's stack and the table its top leaves for, in order.
+	record bool
+	path   []takeStep
 }
+
+// takeStep is one step of a take-apart: the top of stack s leaves for
+// table x.
+type takeStep struct{ s, x int8 }
 
 // acyclic is Acyclic reusing a's memory.
 func (a *acyclicSearch) acyclic(st *solver.State) bool {
@@ -72,6 +80,7 @@ func (a *acyclicSearch) acyclic(st *solver.State) bool {
 // first (TestAcyclicAgainAgrees).
 func (a *acyclicSearch) again(st *solver.State) bool {
 	a.visited, a.cut = 0, false
+	a.path = a.path[:0]
 	h, p := a.load(st)
 	key, _ := a.key(h, p)
 	return a.dfs(h, p, key)
@@ -207,10 +216,16 @@ func (a *acyclicSearch) dfs(h [solver.MaxStacks]int, p [solver.Tables]int, key u
 		p2[st.x-1] = st.skip + p[st.x-1] + 1
 		key2 := key - 1<<(4*solver.Tables+6*(a.n-1-st.s)) + uint64(st.skip+1)<<(4*(solver.Tables-st.x))
 		a.take(r)
+		if a.record {
+			a.path = append(a.path, takeStep{int8(st.s), int8(st.x)})
+		}
 		ok := a.dfs(h2, p2, key2)
 		a.give(r)
 		if ok {
 			return true
+		}
+		if a.record {
+			a.path = a.path[:len(a.path)-1]
 		}
 		if a.cut {
 			return false // not a failure: the budget ran out below

@@ -107,8 +107,8 @@ func (s *endgameSession) End(ctx context.Context, games []solver.GameID) error {
 func (s *endgameSession) Close() error { return s.base.Close() }
 
 // Kinds are the strategy kinds of this package, to register beside the
-// built-ins: the deadlock-graph player and the endgame, sampling, pimc and
-// rescue wrappers.
+// built-ins: the deadlock-graph and subgame players and the endgame,
+// sampling, pimc and rescue wrappers.
 func Kinds() []strategies.Kind {
-	return []strategies.Kind{EndgameKind(), DeadlockGraphKind(), SampleKind(), PIMCKind(), RescueKind()}
+	return []strategies.Kind{EndgameKind(), DeadlockGraphKind(), SampleKind(), PIMCKind(), RescueKind(), SubgameKind()}
 }
