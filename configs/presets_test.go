@@ -84,7 +84,7 @@ func TestPresetUse(t *testing.T) {
 		{"fast-3:n=2", "", "preset fast-3 takes no parameters: set those of its layers with --set KIND.KEY=VALUE"},
 		{"priority+fast-3", "", "preset fast-3 is a whole strategy: it can only come first"},
 		{"fsat-3", "", `unknown strategy kind "fsat-3" (did you mean fast-3? calcsol strategies lists them all)`},
-		{"oracle", "", `unknown strategy kind "oracle" (kinds: deadlock-graph, endgame, greedy, pimc, priority, random, rescue, sample; presets: best-3, `},
+		{"oracle", "", `unknown strategy kind "oracle" (kinds: deadlock-graph, endgame, greedy, pimc, priority, random, rescue, sample, subgame; presets: best-3, `},
 		{"tuned-3+endgame", "priority:table=tuned-3+endgame", ""},
 	}
 	for _, tc := range tests {
