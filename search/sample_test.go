@@ -19,7 +19,8 @@ import (
 // Racing the places (race) with a bar no deficit reaches drops only places
 // that cannot catch up, so it plays the place the player without racing
 // plays, with a margin too (64 orders: four batches); with race=2 it plays
-// fewer orders.
+// fewer orders. By default the game stops after 12 decisions, once one has
+// left the base's move (after 6 under the race detector).
 func TestSampleChoice(t *testing.T) {
 	t.Parallel()
 	base, err := configs.Strategies().BuildSpec("priority:deadlock_check=exact,table=tuned-4")
@@ -55,6 +56,9 @@ func TestSampleChoice(t *testing.T) {
 			t.Fatal(err)
 		}
 		for !g.Over() {
+			if quick() && decided >= sized(6, 12, 0) && deviated > 0 {
+				break
+			}
 			rq := solver.Request{Game: solver.GameID(i), Position: g.View()}
 			before := ss.playouts
 			got, own, ok := decideAndAsk(t, ss, rq)
@@ -295,8 +299,9 @@ func TestSampleAltTables(t *testing.T) {
 			var buf [solver.MaxLegalMoves]solver.Move
 			cands := alt.candidates(&state, own.Move, buf[:0])
 			// The orders' scores are checked at every fourth decision (the
-			// check plays each order four times over for every place).
-			if g.Drawn() != 0 && g.StockLen() > 0 && len(cands) >= 2 && g.StockLen()%4 == 0 {
+			// check plays each order four times over for every place), every
+			// eighth by default and every twelfth under the race detector.
+			if g.Drawn() != 0 && g.StockLen() > 0 && len(cands) >= 2 && g.StockLen()%sized(12, 8, 4) == 0 {
 				decisions++
 				alt.deal(&state)
 				for _, m := range cands {
