@@ -19,12 +19,29 @@ var scale = 1
 // -tags slow ten times as many.
 func quick() bool { return scale == 1 && (testing.Short() || !longtest.Enabled()) }
 
-// cases returns n cases (scaled) in the long run, a third of n otherwise.
+// cases returns n cases (scaled) in the long run, a fifth of n otherwise,
+// and a tenth under the race detector (package longtest), whose value is in
+// the concurrent paths a few cases exercise.
 func cases(n int) int {
-	if quick() {
-		return max(n/3, 1)
+	if !quick() {
+		return n * scale
 	}
-	return n * scale
+	if longtest.Race {
+		return max(n/10, 1)
+	}
+	return max(n/5, 1)
+}
+
+// pick returns race under the race detector, small in the quick run and
+// long in the long one (CALCSOL_LONG=1 or -tags slow).
+func pick[T any](race, small, long T) T {
+	if !quick() {
+		return long
+	}
+	if longtest.Race {
+		return race
+	}
+	return small
 }
 
 // stockCuts maps each number of cards the stock holds, with a card drawn,

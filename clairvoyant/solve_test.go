@@ -161,6 +161,9 @@ func bruteForce(g solver.Game, seen map[string]bool) bool {
 // every win must replay after the prefix.
 func TestAgreesWithBruteForce(t *testing.T) {
 	positions := cases(30)
+	if quick() {
+		positions = 10 // a tenth of a second, even under the race detector
+	}
 	ds := corpusDecks(t, 400)
 	rng := rand.New(rand.NewPCG(9, 2002))
 	full := clairvoyant.NewSolver(clairvoyant.Options{})
@@ -287,7 +290,7 @@ func TestSolveFromAgreesWithSolveAfter(t *testing.T) {
 			cards = append(cards, c)
 		}
 		rest := cards[len(cards)-g.StockLen():]
-		budget := clairvoyant.Budget{Nodes: 200_000}
+		budget := clairvoyant.Budget{Nodes: pick[int64](20_000, 50_000, 200_000)}
 		want, err := sv.SolveAfter(context.Background(), d, rules, prefix, budget)
 		if err != nil {
 			t.Fatal(err)

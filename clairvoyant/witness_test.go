@@ -144,7 +144,7 @@ func TestStrategyWitnessHandoff(t *testing.T) {
 		t.Fatal(err)
 	}
 	rules := solver.Rules{Stacks: 3}
-	ds := corpusDecks(t, 30)
+	ds := corpusDecks(t, pick(12, 16, 30))
 	stocks := []int{16, 8}
 	// The strategy's games, and for each handoff size the length of the
 	// game's prefix after which the stock first holds that many cards.

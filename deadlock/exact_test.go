@@ -18,7 +18,7 @@ import (
 // that positions that are already deadlocked are covered too, and one keeps
 // its positions deadlock-free with Exact, so that long games are covered.
 func TestExactMatchesReference(t *testing.T) {
-	games := longtest.Pick(4, 12) // games a variant; CALCSOL_LONG=1: 12
+	games := longtest.Size(1, 3, 12) // games a variant: -race, quick, CALCSOL_LONG=1
 	for _, stacks := range []int{1, 2, 3, 4, 5, 8} {
 		for _, guarded := range []bool{false, true} {
 			rules := solver.Rules{Stacks: stacks}
@@ -89,7 +89,7 @@ func TestFindCycleMatchesReference(t *testing.T) {
 	for _, stacks := range []int{2, 3, 4, 6} {
 		rules := solver.Rules{Stacks: stacks}
 		var positions, cyclic int
-		for seed := range uint64(20) {
+		for seed := range uint64(longtest.Size(4, 8, 20)) { // -race, quick, CALCSOL_LONG=1
 			d := randomDeck(500 + seed)
 			pl := &player{rng: shuffle.NewRand(seed), tableFirst: 0.5}
 			play(t, &d, rules, pl, func(g *solver.Game, trace []solver.Move) {
@@ -192,7 +192,7 @@ func TestCheckerMatchesCloses(t *testing.T) {
 			rules := solver.Rules{Stacks: stacks}
 			var asked, closing int
 			var chk Checker
-			for seed := range uint64(8) {
+			for seed := range uint64(longtest.Size(1, 3, 8)) { // -race, quick, CALCSOL_LONG=1
 				rng := shuffle.NewRand(2000 + seed)
 				pl := &player{rng: shuffle.NewRand(3000 + seed), tableFirst: 0.8}
 				if guarded {

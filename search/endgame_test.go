@@ -109,8 +109,9 @@ func TestEndgameMatchesBruteForce(t *testing.T) {
 	t.Parallel()
 	// The enumeration is exponential: three cards left with 4 stacks take
 	// seconds a position, a minute under the race detector, so that case
-	// is a long check (package longtest); the others check one position by
-	// default, more in the long run.
+	// is a long check (package longtest), and so is four cards left under
+	// the race detector; the others check one position by default, more in
+	// the long run.
 	cases := []struct {
 		name  string
 		rules solver.Rules
@@ -118,7 +119,7 @@ func TestEndgameMatchesBruteForce(t *testing.T) {
 		long  bool
 	}{
 		{"3 stacks, preplaced, 3 left", solver.Rules{Stacks: 3, Preplaced: true}, 3, 2, false},
-		{"3 stacks, base, 4 left", solver.Rules{Stacks: 3}, 4, 2, false},
+		{"3 stacks, base, 4 left", solver.Rules{Stacks: 3}, 4, 2, longtest.Race},
 		{"4 stacks, base, 3 left", solver.Rules{Stacks: 4}, 3, 3, true},
 	}
 	for _, c := range cases {

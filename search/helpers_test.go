@@ -33,6 +33,16 @@ func size(small, full int) int {
 	return full
 }
 
+// sized is size with a third size, race, for the quick run under the race
+// detector (package longtest), whose value is in the concurrent paths a few
+// cases exercise.
+func sized(race, small, full int) int {
+	if quick() && longtest.Race {
+		return race
+	}
+	return size(small, full)
+}
+
 // loadCorpus reads the shipped 1,000-deck corpus.
 func loadCorpus(t testing.TB) []solver.Deck {
 	t.Helper()

@@ -19,7 +19,8 @@ import (
 // Racing the places (race) with a bar no deficit reaches drops only places
 // that cannot catch up, so it plays the place the player without racing
 // plays, with a margin too (64 orders: four batches); with race=2 it plays
-// fewer orders.
+// fewer orders. By default the game stops after 12 decisions, once one has
+// left the base's move (after 6 under the race detector).
 func TestSampleChoice(t *testing.T) {
 	t.Parallel()
 	base, err := configs.Strategies().BuildSpec("priority:deadlock_check=exact,table=tuned-4")
@@ -55,6 +56,9 @@ func TestSampleChoice(t *testing.T) {
 			t.Fatal(err)
 		}
 		for !g.Over() {
+			if quick() && decided >= sized(6, 12, 0) && deviated > 0 {
+				break
+			}
 			rq := solver.Request{Game: solver.GameID(i), Position: g.View()}
 			before := ss.playouts
 			got, own, ok := decideAndAsk(t, ss, rq)
@@ -295,8 +299,9 @@ func TestSampleAltTables(t *testing.T) {
 			var buf [solver.MaxLegalMoves]solver.Move
 			cands := alt.candidates(&state, own.Move, buf[:0])
 			// The orders' scores are checked at every fourth decision (the
-			// check plays each order four times over for every place).
-			if g.Drawn() != 0 && g.StockLen() > 0 && len(cands) >= 2 && g.StockLen()%4 == 0 {
+			// check plays each order four times over for every place), every
+			// eighth by default and every twelfth under the race detector.
+			if g.Drawn() != 0 && g.StockLen() > 0 && len(cands) >= 2 && g.StockLen()%sized(12, 8, 4) == 0 {
 				decisions++
 				alt.deal(&state)
 				for _, m := range cands {
@@ -375,14 +380,14 @@ func TestSampleAltTables(t *testing.T) {
 func TestSamplePilot(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		name, base string
-		rules      solver.Rules
-		decks, n   int // the first decks of uniform-1000; orders a decision
+		name, base     string
+		rules          solver.Rules
+		from, decks, n int // decks from..decks-1 of uniform-1000; orders a decision
 	}{
-		{"3 stacks pre-placed, priority", "priority:deadlock_check=exact,table=tuned-3-preplaced,reassign_tops=true", solver.Rules{Stacks: 3, Preplaced: true}, 4, 8},
-		{"4 stacks, priority with a rescue", "priority:deadlock_check=exact,table=tuned-4,reassign_tops=true+rescue:give_up=true,nodes=1000", solver.Rules{Stacks: 4}, 1, 3},
+		{"3 stacks pre-placed, priority", "priority:deadlock_check=exact,table=tuned-3-preplaced,reassign_tops=true", solver.Rules{Stacks: 3, Preplaced: true}, sized(2, 0, 0), 4, 8},
+		{"4 stacks, priority with a rescue", "priority:deadlock_check=exact,table=tuned-4,reassign_tops=true+rescue:give_up=true,nodes=1000", solver.Rules{Stacks: 4}, 0, 1, 3},
 	} {
-		t.Run(c.name, func(t *testing.T) { testSamplePilot(t, c.base, c.rules, c.decks, c.n) })
+		t.Run(c.name, func(t *testing.T) { testSamplePilot(t, c.base, c.rules, c.from, c.decks, c.n) })
 	}
 	reg := registry()
 	if _, err := reg.BuildSpec("priority:table=tuned-3+sample:pilot=8,alt_tables=tuned-3-exact"); err == nil {
@@ -411,8 +416,9 @@ func TestSamplePilot(t *testing.T) {
 }
 
 // testSamplePilot is TestSamplePilot's check for one base and rules, on
-// the first decks of uniform-1000, n orders a decision.
-func testSamplePilot(t *testing.T, baseSpec string, rules solver.Rules, decks, n int) {
+// decks from..decks-1 of uniform-1000 (decks 2 and 3 alone under the race
+// detector), n orders a decision.
+func testSamplePilot(t *testing.T, baseSpec string, rules solver.Rules, from, decks, n int) {
 	base, err := registry().BuildSpec(baseSpec)
 	if err != nil {
 		t.Fatal(err)
@@ -435,7 +441,8 @@ func testSamplePilot(t *testing.T, baseSpec string, rules solver.Rules, decks, n
 		t.Fatal("the check of the own move should be on with a pilot only")
 	}
 	checked, changed := 0, 0
-	for i, d := range loadCorpus(t)[:decks] {
+	for i, d := range loadCorpus(t)[from:decks] {
+		i += from
 		g, err := solver.NewGame(&d, rules)
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/calcsol/calcsol/configs"
 	"github.com/calcsol/calcsol/decks/corpus"
+	"github.com/calcsol/calcsol/internal/longtest"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
 )
@@ -13,7 +14,12 @@ import (
 // The README's headline figures: wins of the priority strategy on the
 // shipped uniform-30000 corpus, each variant with its shipped table. They
 // are deterministic; a change that moves them changes the README too.
+// Under the race detector, 120,000 games take a minute and race nothing
+// the harness tests do not: there it is a long check (package longtest).
 func TestHeadlineFigures(t *testing.T) {
+	if longtest.Race {
+		longtest.Skip(t)
+	}
 	ds, err := corpus.LoadCalculationDecks("uniform-30000")
 	if err != nil {
 		t.Fatal(err)

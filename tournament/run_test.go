@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/calcsol/calcsol/internal/longtest"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -194,7 +195,8 @@ func TestRunCancelWritesPrefix(t *testing.T) {
 // began, it still plays its first chunk; stopped after its last record, it
 // ends normally. (TestRunStopFinishesChunksInPlay holds a chunk in play.)
 func TestRunStop(t *testing.T) {
-	tn, err := New(context.Background(), testPlan(t, 2000), 1)
+	// 2,000 decks, 400 under the race detector (package longtest).
+	tn, err := New(context.Background(), testPlan(t, longtest.Size(400, 2000, 2000)), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,16 +5,19 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/calcsol/calcsol/internal/longtest"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
 	"github.com/calcsol/calcsol/tournament"
 )
 
 // TestIncrementalExact: scoring a neighbour only on the decks its change can
-// affect gives, deck by deck, what the strategy gives when it plays them all.
+// affect gives, deck by deck, what the strategy gives when it plays them all:
+// 80 steps on 1,500 decks with CALCSOL_LONG=1, fewer by default and under
+// the race detector (package longtest).
 func TestIncrementalExact(t *testing.T) {
 	rules := solver.Rules{Stacks: 3}
-	decks := corpus(t, 1500, 11).Decks
+	decks := corpus(t, longtest.Size(200, 500, 1500), 11).Decks
 	space := &Space{Rules: rules, Ops: true, Extended: true} // every kind of operation
 	rng := rand.New(rand.NewPCG(3, 4))
 	cur := Candidate{Table: table1(t)}
@@ -38,7 +41,7 @@ func TestIncrementalExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	skipped, total := 0, 0
-	for step := range 80 {
+	for step := range longtest.Size(10, 30, 80) {
 		var next Candidate
 		var desc string
 		if step%10 == 9 {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/calcsol/calcsol/configs"
+	"github.com/calcsol/calcsol/internal/longtest"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
 )
@@ -29,11 +30,15 @@ func build(c Candidate) (solver.Strategy, error) {
 	return strategies.PriorityKind(load).Build(c.Params)
 }
 
+// testOptions is a small search: 400 training and validation decks, 150
+// under the race detector (package longtest), whose value is in the
+// workers' concurrency.
 func testOptions(t *testing.T, evals int, workers int) Options {
+	n := longtest.Size(150, 400, 400)
 	return Options{
 		Rules:     solver.Rules{Stacks: 3},
-		Train:     corpus(t, 400, 5),
-		Validate:  corpus(t, 400, 6),
+		Train:     corpus(t, n, 5),
+		Validate:  corpus(t, n, 6),
 		Space:     &Space{Rules: solver.Rules{Stacks: 3}, Ops: true, Options: []string{"tx_respects_reservation"}},
 		Start:     Candidate{Table: table1(t), Params: map[string]string{}},
 		StartName: "table1",

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/calcsol/calcsol/configs"
+	"github.com/calcsol/calcsol/internal/longtest"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/strategies"
 )
@@ -164,7 +165,9 @@ func diffPositions(a, b []strategies.Op) int {
 }
 
 // TestNeighbourValid walks long random paths through the space, from tables
-// for 1, 3 and 5 stacks: every neighbour and every kick is a valid table.
+// for 1, 3 and 5 stacks: every neighbour and every kick is a valid table
+// (3,000 steps with CALCSOL_LONG=1, fewer by default and under the race
+// detector: package longtest).
 func TestNeighbourValid(t *testing.T) {
 	for _, stacks := range []int{1, 3, 5} {
 		rules := solver.Rules{Stacks: stacks}
@@ -183,7 +186,7 @@ func TestNeighbourValid(t *testing.T) {
 		space := &Space{Rules: rules, Ops: true, Options: OptionNames()}
 		c := Candidate{Table: tab}
 		rng := rand.New(rand.NewPCG(uint64(stacks), 9))
-		for i := range 3000 {
+		for i := range longtest.Size(150, 600, 3000) {
 			n, desc, err := space.Neighbour(rng, c)
 			if err != nil {
 				t.Fatalf("%d stacks, step %d: %v", stacks, i, err)

@@ -11,6 +11,17 @@
 // binary that does not define it fails; the go command's test cache keys
 // on the variables a test reads, so a quick run's cached result is not
 // taken for a long run's.
+//
+// The race detector makes a test five to twenty times slower, and its
+// value is in the concurrent paths, which a few cases exercise. A test
+// that checks many cases picks a smaller count under it with [Size]:
+//
+//	n := longtest.Size(8, 40, 200) // race, quick, CALCSOL_LONG=1
+//
+// [Race] tells whether the binary was built with -race. With
+// CALCSOL_LONG=1 the long size is used under the race detector too, so
+// the long checks keep their meaning whichever way they are run (CI runs
+// them as their own step, without -race).
 package longtest
 
 import (
@@ -37,6 +48,18 @@ func Skip(t testing.TB) {
 func Pick[T any](quick, long T) T {
 	if Enabled() {
 		return long
+	}
+	return quick
+}
+
+// Size returns the size of a test that runs in every mode: long when the
+// long checks run, race under the race detector otherwise, quick otherwise.
+func Size[T any](race, quick, long T) T {
+	switch {
+	case Enabled():
+		return long
+	case Race:
+		return race
 	}
 	return quick
 }

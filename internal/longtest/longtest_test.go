@@ -32,3 +32,22 @@ func TestSwitch(t *testing.T) {
 		})
 	}
 }
+
+func TestSize(t *testing.T) {
+	tests := []struct {
+		env  string
+		want string
+	}{
+		{"", map[bool]string{false: "quick", true: "race"}[Race]},
+		{"0", map[bool]string{false: "quick", true: "race"}[Race]},
+		{"1", "long"},
+	}
+	for _, tc := range tests {
+		t.Run("CALCSOL_LONG="+tc.env, func(t *testing.T) {
+			t.Setenv(Env, tc.env)
+			if got := Size("race", "quick", "long"); got != tc.want {
+				t.Errorf("Size = %q, want %q (Race %t)", got, tc.want, Race)
+			}
+		})
+	}
+}
