@@ -216,4 +216,3 @@ func withoutTiming(t *testing.T, dir string) string {
 	}
 	return usField.ReplaceAllString(string(b), "")
 }
-
