@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/calcsol/calcsol/internal/atomicfile"
 )
 
 // LockFile is the file of a report directory that the process writing it
@@ -62,7 +64,7 @@ func LockDir(dir string) (*DirLock, error) {
 		if err != nil {
 			return nil, fmt.Errorf("lock report directory %s: %w", dir, err)
 		}
-		if busy, err := tryLock(f, true); busy || err != nil {
+		if busy, err := atomicfile.TryLock(f, true); busy || err != nil {
 			h, _ := readHolder(f)
 			f.Close()
 			if busy {
@@ -101,7 +103,7 @@ func CheckDirLock(dir string) error {
 	defer f.Close()
 	// A shared lock conflicts only with a writer's exclusive one; it goes
 	// with the file's close.
-	if busy, _ := tryLock(f, false); busy {
+	if busy, _ := atomicfile.TryLock(f, false); busy {
 		h, _ := readHolder(f)
 		return &BusyError{Dir: dir, Holder: h}
 	}

@@ -193,7 +193,7 @@ func TestSessionLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	first.Close()
-	if a, b := withoutTiming(t, alone), withoutTiming(t, dir); a != b {
+	if a, b := readRecordLines(t, alone), readRecordLines(t, dir); a != b {
 		t.Errorf("records with a refused second writer differ from a run alone")
 	}
 	// Closed, the directory serves again: a resume, not a fresh run.
@@ -205,14 +205,4 @@ func TestSessionLock(t *testing.T) {
 		t.Fatalf("resume after Close: %v", err)
 	}
 	again.Close()
-}
-
-// withoutTiming is dir's results.jsonl with the timing fields cut.
-func withoutTiming(t *testing.T, dir string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, ResultsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return usField.ReplaceAllString(string(b), "")
 }

@@ -45,6 +45,14 @@ type RunOptions struct {
 	Blind *Blind
 }
 
+// workers is the number of goroutines Run plays with (Workers).
+func (o RunOptions) workers() int {
+	if o.Workers <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return o.Workers
+}
+
 // ErrStopped is Run's error when RunOptions.Stop stopped it before its last
 // chunk: the records written are a prefix of the run's order, as after a
 // cancellation, but none of the games handed out is lost.
@@ -85,10 +93,7 @@ type job struct {
 // ctx's error, and everything before the first unfinished chunk has been
 // written.
 func (t *Tournament) Run(ctx context.Context, sink Sink, opt RunOptions) error {
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := opt.workers()
 	if t.blind != nil && opt.Shard.N > 1 {
 		return errors.New("tournament: a blind run cannot be sharded (each shard would draw its own secret decks)")
 	}

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"time"
 
@@ -201,11 +200,7 @@ func (t *Tournament) Open(opt SessionOptions) (*Session, error) {
 // estimate is the time-left estimate of the games opt plays: a part per
 // applicable cell, in the run's order, the recorded ones skipped.
 func (s *Session) estimate(opt RunOptions) *progress.Estimate {
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	est := progress.NewEstimate(workers)
+	est := progress.NewEstimate(opt.workers())
 	for _, c := range s.t.cells {
 		if !c.Applicable {
 			continue

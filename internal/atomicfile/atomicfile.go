@@ -33,7 +33,9 @@ func Create(path string) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", path, err)
 	}
-	lock(f)
+	// A file system without locks leaves it unlocked: RemoveStale then
+	// takes it for a running writer's.
+	_, _ = TryLock(f, true)
 	return &File{File: f, path: path}, nil
 }
 

@@ -4,8 +4,11 @@ package atomicfile
 
 import "os"
 
-// Without flock a writer's temporary file is not locked, and none is taken
-// for stale: RemoveStale removes nothing.
-func lock(*os.File) {}
+// Locking reports whether TryLock locks on this system: not without
+// flock(2). A writer's temporary file is then not locked, none is taken for
+// stale (RemoveStale removes nothing), and a report directory has no guard
+// against a second writer.
+const Locking = false
 
-func unheld(string) bool { return false }
+// TryLock locks nothing where flock(2) is missing.
+func TryLock(f *os.File, exclusive bool) (busy bool, err error) { return false, nil }

@@ -3,21 +3,25 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
 
-// lock takes an exclusive lock on f, held until f is closed or its process
-// ends; a file system without locks leaves f unlocked.
-func lock(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) }
+// Locking reports whether TryLock locks on this system (flock(2)).
+const Locking = true
 
-// unheld reports whether no process holds a lock on the file at name, by
-// taking one (released at once); false when locks are not available.
-func unheld(name string) bool {
-	f, err := os.Open(name)
-	if err != nil {
-		return false
+// TryLock takes f's flock(2) lock, exclusive or shared, without waiting:
+// busy when another open file holds a conflicting one. The lock is held
+// until f is closed or its process ends, however it ends.
+func TryLock(f *os.File, exclusive bool) (busy bool, err error) {
+	how := syscall.LOCK_SH
+	if exclusive {
+		how = syscall.LOCK_EX
 	}
-	defer f.Close()
-	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+	err = syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return true, nil
+	}
+	return false, err
 }

@@ -41,3 +41,18 @@ func RemoveStale(path string) ([]string, error) {
 	}
 	return removed, nil
 }
+
+// unheld reports whether no process holds a lock on the file at name, by
+// taking one (released at once); false when locks are not available.
+func unheld(name string) bool {
+	if !Locking {
+		return false
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	busy, err := TryLock(f, true)
+	return err == nil && !busy
+}
