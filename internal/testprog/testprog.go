@@ -130,7 +130,8 @@ func lock(name string) (unlock func(), err error) {
 // sourceKey hashes what a build of Programs from the module at root
 // depends on: the Go version and build settings, and every file of the
 // module but the tests — the Go sources, go.mod and go.sum, the files they
-// embed — and the test plugin's directory.
+// embed — and the test plugin's directory. Files and directories whose
+// names start with . or _ are left out.
 func sourceKey(root string) (string, error) {
 	h := sha256.New()
 	out, err := exec.Command("go", "env", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED",
@@ -147,11 +148,14 @@ func sourceKey(root string) (string, error) {
 		if err != nil {
 			return err
 		}
+		// Names that start with . or _ are none of a build's, as for the go
+		// command (.git, a Python plugin's __pycache__ the tests leave).
 		name := d.Name()
+		hidden := path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_"))
 		switch {
-		case d.IsDir() && path != root && (strings.HasPrefix(name, ".") || name == "testdata" && !inKept(path, keep)):
+		case d.IsDir() && (hidden || name == "testdata" && !inKept(path, keep)):
 			return filepath.SkipDir
-		case !d.Type().IsRegular() || strings.HasSuffix(name, "_test.go"):
+		case hidden || !d.Type().IsRegular() || strings.HasSuffix(name, "_test.go"):
 			return nil
 		}
 		f, err := os.Open(path)

@@ -18,6 +18,8 @@ func TestSourceKey(t *testing.T) {
 		"decks/corpora/uniform-1000.txt":      "A23\n",
 		"plugin/testdata/misbehave/main.go":   "package main\n",
 		".git/HEAD":                           "ref: refs/heads/main\n",
+		"examples/pyplugin/plugin.py":         "print()\n",
+		"examples/pyplugin/__pycache__/p.pyc": "\x00\x01",
 	}
 	write := func(name, data string) {
 		t.Helper()
@@ -52,6 +54,8 @@ func TestSourceKey(t *testing.T) {
 		{"cmd/calcsol/main_test.go", false},
 		{"cmd/calcsol/testdata/script/a.txtar", false},
 		{".git/HEAD", false},
+		{"examples/pyplugin/plugin.py", true},
+		{"examples/pyplugin/__pycache__/p.pyc", false},
 	} {
 		write(tc.file, files[tc.file]+"// edited\n")
 		if got := key() != base; got != tc.changes {
