@@ -22,6 +22,7 @@ import (
 	"github.com/calcsol/calcsol/internal/exitcode"
 	"github.com/calcsol/calcsol/internal/flagconfig"
 	"github.com/calcsol/calcsol/internal/interrupt"
+	"github.com/calcsol/calcsol/plugin"
 	"github.com/calcsol/calcsol/tournament"
 )
 
@@ -74,6 +75,9 @@ func applyConfig(cmd *cobra.Command, _ []string) error {
 func main() {
 	ctx, stop := interrupt.Context(context.Background())
 	err := rootCmd.ExecuteContext(ctx)
+	// Every command closes its plugin sessions; this is for a path that
+	// did not: no plugin outlives calcsol.
+	plugin.KillAll()
 	// Read before stop, which cancels ctx too.
 	msg, code := outcome(err, ctx.Err() != nil, interrupt.Interrupted(ctx, err))
 	stop()
