@@ -83,7 +83,35 @@ func flagError(cmd *cobra.Command, err error) error {
 		// -wrokers, a long flag with one dash, reads as shorthands.
 		return badInput("unknown shorthand flag -%s in -%s%s", ne.GetSpecifiedName(), group, suggest.Hint(group, names, "--"))
 	}
-	return badInput("unknown flag --%s%s", ne.GetSpecifiedName(), suggest.Hint(ne.GetSpecifiedName(), names, "--"))
+	name := ne.GetSpecifiedName()
+	hint := suggest.Hint(name, names, "--")
+	if hint == "" {
+		hint = elsewhere(cmd.Root(), name)
+	}
+	return badInput("unknown flag --%s%s", name, hint)
+}
+
+// elsewhere is " (a flag of calcsol tournament)" for a flag that other
+// commands take (up to three named), "" for one that none does.
+func elsewhere(root *cobra.Command, name string) string {
+	var paths []string
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.IsAvailableCommand() && c.LocalNonPersistentFlags().Lookup(name) != nil {
+			paths = append(paths, c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	switch {
+	case len(paths) == 0:
+		return ""
+	case len(paths) > 3:
+		return " (a flag of " + strings.Join(paths[:3], ", ") + " and others)"
+	}
+	return " (a flag of " + strings.Join(paths, ", ") + ")"
 }
 
 // unknownCommand is the error for args that name no command, with the

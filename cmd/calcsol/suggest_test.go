@@ -33,6 +33,7 @@ func TestDidYouMean(t *testing.T) {
 		{"inherited flag", []string{"eval", "--confg", "x.yaml"}, `calcsol: unknown flag --confg \(did you mean --config\?\)`, 2},
 		{"long flag with one dash", []string{"tournament", "-wrokers", "2"}, `calcsol: unknown shorthand flag -w in -wrokers \(did you mean --workers\?\)`, 2},
 		{"flag near none", []string{"tournament", "--zzzzzz"}, `calcsol: unknown flag --zzzzzz`, 2},
+		{"another command's flag", []string{"eval", "--resume", "r"}, `calcsol: unknown flag --resume \(a flag of calcsol solve, calcsol tournament, calcsol tune\)`, 2},
 		{"a flag's bad value, as before", []string{"eval", "--stacks", "x"}, `calcsol: invalid argument "x" for "--stacks" flag: .*`, 2},
 		{"command", []string{"tournamnet"}, `calcsol: unknown command "tournamnet" for "calcsol" \(did you mean tournament\?\)`, 2},
 		{"subcommand", []string{"corpus", "generat", "--count", "3"}, `calcsol: unknown command "generat" for "calcsol corpus" \(did you mean generate\?\)`, 2},
