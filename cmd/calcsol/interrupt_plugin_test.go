@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -89,8 +90,8 @@ rules:
 				}
 			}
 			plugins := children(pid, plugin)
-			if len(plugins) == 0 {
-				t.Fatal("no plugin process found")
+			if len(plugins) == 0 || len(marked(pid)) == 0 {
+				t.Fatalf("plugin processes %v, marked %v: want the plugin found both ways", plugins, marked(pid))
 			}
 			switch tc.to {
 			case "group":
@@ -162,34 +163,18 @@ rules:
 
 // children returns the pids of parent's children that run program.
 func children(parent int, program string) []int {
-	var out []int
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	for _, d := range dirs {
-		b, err := os.ReadFile(d + "/stat")
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-		if len(f) < 2 || f[1] != strconv.Itoa(parent) {
-			continue
-		}
-		if c, _ := os.ReadFile(d + "/cmdline"); bytes.HasPrefix(c, []byte(program+"\x00")) {
-			pid, _ := strconv.Atoi(d[len("/proc/"):])
-			out = append(out, pid)
-		}
-	}
-	return out
+	return processes(func(pid int, dir string) bool {
+		_, ppid := stat(pid)
+		c, _ := os.ReadFile(dir + "/cmdline")
+		return ppid == parent && bytes.HasPrefix(c, []byte(program+"\x00"))
+	})
 }
 
 // running returns those of pids that still run (neither gone nor a zombie).
 func running(pids []int) []int {
 	var out []int
 	for _, p := range pids {
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/stat")
-		if err != nil {
-			continue
-		}
-		if f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:])); len(f) > 0 && f[0] != "Z" && f[0] != "X" {
+		if state, _ := stat(p); state != 0 && state != 'Z' && state != 'X' {
 			out = append(out, p)
 		}
 	}
@@ -201,22 +186,38 @@ func running(pids []int) []int {
 // process a plugin of that calcsol started, wherever it went.
 func marked(pid int) []int {
 	prefix := []byte("CALCSOL_PLUGIN_BOX=" + strconv.Itoa(pid) + "-")
+	return processes(func(_ int, dir string) bool {
+		b, _ := os.ReadFile(dir + "/environ")
+		return slices.ContainsFunc(bytes.Split(b, []byte{0}), func(kv []byte) bool { return bytes.HasPrefix(kv, prefix) })
+	})
+}
+
+// processes returns the pids of the processes for which keep, given the
+// pid and its /proc directory, is true.
+func processes(keep func(pid int, dir string) bool) []int {
 	var out []int
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
-		b, err := os.ReadFile(d + "/environ")
-		if err != nil {
-			continue
-		}
-		for _, kv := range bytes.Split(b, []byte{0}) {
-			if bytes.HasPrefix(kv, prefix) {
-				p, _ := strconv.Atoi(d[len("/proc/"):])
-				out = append(out, p)
-				break
-			}
+		if pid, err := strconv.Atoi(d[len("/proc/"):]); err == nil && keep(pid, d) {
+			out = append(out, pid)
 		}
 	}
 	return out
+}
+
+// stat returns a process's state and parent (0, 0 when it is gone).
+func stat(pid int) (state byte, ppid int) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, 0
+	}
+	// After the command name in parentheses, which may hold spaces.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 2 {
+		return 0, 0
+	}
+	ppid, _ = strconv.Atoi(f[1])
+	return f[0][0], ppid
 }
 
 var example struct {
