@@ -567,7 +567,8 @@ func TestFigures(t *testing.T) {
 }
 
 // Beyond ±e_max the blue/white/red colour deepens with |e| on a log scale,
-// full at 1000·e_max; within it, and only there, it is white.
+// in quarter decades, full at 1000·e_max; within it, and only there, it is
+// white.
 func TestBWRColour(t *testing.T) {
 	const emax = 1e-3
 	tests := []struct {
@@ -581,10 +582,11 @@ func TestBWRColour(t *testing.T) {
 		{-emax, true, 0, false},
 		{1.0001 * emax, false, 0.4, true},
 		{-1.0001 * emax, false, 0.4, false},
+		{3 * emax, false, 0.45, true}, // log10 3 = 0.48: the second quarter decade
 		{10 * emax, false, 0.6, true},
 		{-100 * emax, false, 0.8, false},
 		{1000 * emax, false, 1, true},
-		{0.9, false, 1, true},
+		{0.9, false, 0.95, true}, // 900 e_max: the last quarter decade short of full
 	}
 	for _, tc := range tests {
 		c := bwrColour(bwrValue(tc.e, emax))

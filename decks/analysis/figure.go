@@ -2,7 +2,9 @@ package analysis
 
 import (
 	"fmt"
+	"image"
 	"image/color"
+	"image/png"
 	"io"
 	"math"
 	"strconv"
@@ -11,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	idraw "image/draw"
 )
 
 // Figure is a picture of a position matrix for people, as the PNG files
@@ -70,6 +73,9 @@ func GreyFigure(p []float64, n int, title string) Figure {
 // deepens over: full colour from 1000·e_max on.
 const bwrDecades = 3
 
+// bwrSteps are the shades a decade.
+const bwrSteps = 4
+
 // bwrValue places e on the blue/white/red scale: 0 within ±e_max (white),
 // beyond it ±(1 + log10(|e|/e_max)), at most 1 + bwrDecades.
 func bwrValue(e, emax float64) float64 {
@@ -91,7 +97,8 @@ func bwrDepth(a, emax float64) float64 {
 
 // bwrColour is the colour of scale value v (bwrValue): white for |v| < 1,
 // beyond a tint of blue (v < 0) or red from 40 % at e_max to full at
-// 1000·e_max, so that every cell outside ±e_max stands out from white.
+// 1000·e_max in steps of a quarter decade, so that every cell outside
+// ±e_max stands out from white.
 func bwrColour(v float64) color.RGBA {
 	if math.Abs(v) < 1 {
 		return ColourWhite
@@ -100,7 +107,10 @@ func bwrColour(v float64) color.RGBA {
 	if v < 0 {
 		base = ColourBlue
 	}
-	t := 0.4 + 0.6*(math.Abs(v)-1)/bwrDecades
+	// In steps of a quarter decade: shades that can be told apart, and told
+	// on the scale.
+	d := math.Floor((math.Abs(v)-1)*bwrSteps) / bwrSteps
+	t := 0.4 + 0.6*d/bwrDecades
 	mix := func(c uint8) uint8 { return uint8(math.Round(255 + t*(float64(c)-255))) }
 	return color.RGBA{R: mix(base.R), G: mix(base.G), B: mix(base.B), A: 0xff}
 }
@@ -227,8 +237,44 @@ func (f Figure) WritePNG(w io.Writer) error {
 	// The scale a little narrower than the matrix, so that its end labels fit.
 	bar := draw.Crop(dc, da.Min.X-dc.Min.X+figureInset, da.Max.X-dc.Max.X-figureInset, 0, -(dc.Size().Y - figureBar + 14))
 	s.Draw(bar)
-	_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
-	return err
+	pix := img.Image()
+	f.paintCells(pix, da.Rectangle)
+	return encodePNG(w, pix)
+}
+
+// paintCells paints the cells into the data area r of img pixel by pixel,
+// each pixel the colour of the cell its centre falls in: flat cells without
+// the blended seams of drawn rectangles, and the exact colours.
+func (f Figure) paintCells(img idraw.Image, r vg.Rectangle) {
+	h := img.Bounds().Dy()
+	px := func(l vg.Length) float64 { return float64(l) * 96 / 72 }
+	x0, x1 := px(r.Min.X), px(r.Max.X)
+	y0, y1 := float64(h)-px(r.Max.Y), float64(h)-px(r.Min.Y) // image y grows downwards
+	n := f.N
+	for y := int(math.Ceil(y0)); float64(y)+1 <= y1; y++ {
+		i := min(n-1, int((float64(y)+0.5-y0)/(y1-y0)*float64(n)))
+		for x := int(math.Ceil(x0)); float64(x)+1 <= x1; x++ {
+			j := min(n-1, int((float64(x)+0.5-x0)/(x1-x0)*float64(n)))
+			img.Set(x, y, f.Cells[i*n+j])
+		}
+	}
+}
+
+// encodePNG writes img as PNG, as an 8-bit grey image when it is all grey
+// (a third of the size, the same pixels).
+func encodePNG(w io.Writer, img image.Image) error {
+	b := img.Bounds()
+	grey := image.NewGray(b)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, a := img.At(x, y).RGBA()
+			if r != g || g != bl || a != 0xffff {
+				return png.Encode(w, img)
+			}
+			grey.Pix[grey.PixOffset(x, y)] = uint8(r >> 8)
+		}
+	}
+	return png.Encode(w, grey)
 }
 
 // scaleBar draws a colour scale as thin vertical bands.
