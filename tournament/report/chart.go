@@ -125,6 +125,9 @@ func chartData(rep tournament.Report) chartModel {
 			}
 		}
 		group := max(chartGroupMin, chartSlot*float64(most)/chartSpread)
+		for _, c := range pn.groups { // room for the corpus names under the groups
+			group = max(group, float64(chartFont(chartLegendPt).Width(c))+2*chartMargin)
+		}
 		widest = max(widest, group*float64(len(pn.groups)), float64(chartFont(chartTitlePt).Width(pn.title))+3*chartMargin-chartYAxis)
 		m.panels = append(m.panels, pn)
 	}
@@ -294,6 +297,9 @@ func panelPlot(pn chartPanel) (*plot.Plot, error) {
 		p.Add(lb)
 	}
 	p.NominalX(pn.groups...)
+	p.X.Tick.Label.Font.Size = chartLegendPt
+	p.Y.Padding = 0 // NominalX pads for the first name; the groups leave it room
+
 	p.X.Min, p.X.Max = -0.5, float64(len(pn.groups))-0.5
 	return p, nil
 }
