@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"testing"
 
 	"gonum.org/v1/plot"
@@ -13,14 +12,7 @@ import (
 // and every label where it covers no point, no interval, no other label
 // and stays inside the plot. (What is drawn is tested, not pixels.)
 func TestChartOfResults(t *testing.T) {
-	b, err := os.ReadFile("../../docs/results.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pts, err := parse(string(b), "results.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	pts := resultsPoints(t)
 	f := layout(pts)
 	for _, pt := range pts {
 		if pt.ms < f.xMin || pt.ms > f.xMax || pt.lo < f.yMin+3 || pt.hi > f.yMax {
