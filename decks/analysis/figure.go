@@ -170,7 +170,9 @@ func positionTicks(n int, at func(k int) float64) plot.ConstantTicks {
 }
 
 // cells draws a grid of coloured unit squares: cell (i, j) of n centred
-// at x = j+1, y = n−i (row 0 at the top).
+// at x = j+1, y = n−i (row 0 at the top). paintCells then repaints every
+// whole pixel inside; what the drawing leaves are the pixels the data
+// area's edges cut.
 type cells struct {
 	n      int
 	colour func(i, j int) color.Color
