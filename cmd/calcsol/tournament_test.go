@@ -52,8 +52,8 @@ func TestTournamentGolden(t *testing.T) {
 	if _, errOut, code := calcsol(t, "", "tournament", smallTournament, "--out", dir); code != 0 {
 		t.Fatalf("--out: exit %d, %s", code, errOut)
 	}
-	// The chart: a PNG of the size for its three groups (what it plots is
-	// tested in tournament/report, as text).
+	// The chart: a PNG of the size for its three panels of one group each
+	// (what it plots is tested in tournament/report, as text).
 	f, err := os.Open(filepath.Join(dir, "rates.png"))
 	if err != nil {
 		t.Fatal(err)
@@ -63,8 +63,8 @@ func TestTournamentGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rates.png: %v", err)
 	}
-	if size := img.Bounds().Size(); size.X != 576 || size.Y != 432 {
-		t.Errorf("rates.png: %d×%d pixels, want 576×432", size.X, size.Y)
+	if size := img.Bounds().Size(); size.X != 469 || size.Y != 896 {
+		t.Errorf("rates.png: %d×%d pixels, want 469×896", size.X, size.Y)
 	}
 	md := regexp.MustCompile(`(?m)^Program: .*\.`).ReplaceAllString(readStripped(t, filepath.Join(dir, "summary.md")), "Program: (masked).")
 	goldenFile(t, filepath.Join(tournamentGolden, "summary.golden.md"), md)
