@@ -231,7 +231,7 @@ func countLines(t *testing.T, path string) int {
 
 // Three shards, each a separate process holding only its share, merge into
 // the report a single run makes, byte for byte apart from timing. The shard
-// commands are the ones docs/tournament.md gives for Kubernetes and Slurm.
+// commands are the ones docs/cluster.md gives for Slurm and Kubernetes.
 func TestTournamentShardsMerge(t *testing.T) {
 	t.Parallel()
 	calcsol(t, "", "--help") // build the binary
@@ -241,7 +241,7 @@ func TestTournamentShardsMerge(t *testing.T) {
 	}
 	lines := docShardLines(t)
 	if len(lines) != 2 {
-		t.Fatalf("docs/tournament.md: %d shard command lines, want 2 (Kubernetes, Slurm): %q", len(lines), lines)
+		t.Fatalf("docs/cluster.md: %d shard command lines, want 2 (Slurm, Kubernetes): %q", len(lines), lines)
 	}
 	for i, line := range lines {
 		out := "reports" + strconv.Itoa(i)
@@ -302,11 +302,11 @@ func TestTournamentShardsMerge(t *testing.T) {
 	}
 }
 
-// docShardLines returns the command lines of docs/tournament.md that run a
+// docShardLines returns the command lines of docs/cluster.md that run a
 // shard: "calcsol shard … --index $…" (a shard index from the environment).
 func docShardLines(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile("../../docs/tournament.md")
+	b, err := os.ReadFile("../../docs/cluster.md")
 	if err != nil {
 		t.Fatal(err)
 	}
