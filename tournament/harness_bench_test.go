@@ -82,7 +82,7 @@ func BenchmarkHarness(b *testing.B) {
 			games := 0
 			b.ReportAllocs()
 			for b.Loop() {
-				os.Remove(filepath.Join(dir, tournament.ResultsFile))
+				os.Remove(filepath.Join(dir, tournament.CompressedResultsFile))
 				ta := tn.NewTally()
 				res, _, err := tn.OpenResults(dir, tournament.Shard{}, ta)
 				if err != nil {

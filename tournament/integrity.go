@@ -190,7 +190,8 @@ type resultsReader struct {
 	path, sumsPath string
 	f              *os.File
 	br             *bufio.Reader
-	legacy         bool // no checksums: nothing to check
+	members        *memberReader // a gzipped file's, nil for a plain one
+	legacy         bool          // no checksums: nothing to check
 	chunks         []sumChunk
 	ci             int // the chunk of the next line
 	h              hash.Hash
@@ -198,6 +199,7 @@ type resultsReader struct {
 	coveredSize    int64
 	tail           tailMode
 	tolerateTorn   bool
+	tornMember     bool // a gzipped file ended in a torn member
 
 	line int   // lines read
 	size int64 // their bytes
@@ -211,7 +213,11 @@ type resultsReader struct {
 // openReport opens dir's results for reading, with the checksums its
 // manifest m says it keeps (none: a report of an older calcsol).
 func openReport(dir string, m *Manifest, tail tailMode, tolerateTorn bool) (*resultsReader, error) {
-	r := &resultsReader{path: filepath.Join(dir, ResultsFile), tail: tail, tolerateTorn: tolerateTorn, h: sha256.New()}
+	path, gz, err := resultsPath(dir)
+	if err != nil {
+		return nil, err
+	}
+	r := &resultsReader{path: path, tail: tail, tolerateTorn: tolerateTorn, h: sha256.New()}
 	r.legacy = m.Sums == nil
 	if !r.legacy {
 		r.sumsPath = filepath.Join(dir, m.Sums.File)
@@ -236,6 +242,10 @@ func openReport(dir string, m *Manifest, tail tailMode, tolerateTorn bool) (*res
 		return nil, err
 	}
 	r.f, r.br = f, bufio.NewReaderSize(f, 1<<16)
+	if gz {
+		r.members = newMemberReader(f)
+		r.br = bufio.NewReaderSize(r.members, 1<<16)
+	}
 	return r, nil
 }
 
@@ -257,6 +267,10 @@ func (r *resultsReader) readLine() ([]byte, error) {
 		}
 		b = long
 	}
+	if err == errTornMember {
+		r.tornMember = true
+		err = io.EOF
+	}
 	return b, err
 }
 
@@ -271,20 +285,23 @@ func (r *resultsReader) next() (Record, error) {
 					r.Tail++
 				}
 				if err != nil {
-					r.Torn = len(b) > 0
+					r.Torn = len(b) > 0 || r.tornMember || err != io.EOF
 					return Record{}, io.EOF
 				}
 			}
 		}
 		b, err := r.readLine()
 		if err == io.EOF {
-			if len(b) > 0 && (r.legacy || r.line >= r.covered) {
+			if (len(b) > 0 || r.tornMember) && (r.legacy || r.line >= r.covered) {
 				if r.tolerateTorn {
 					r.Torn = true
 					return Record{}, io.EOF
 				}
 				r.line++
 				r.keep = r.keepLine()
+				if len(b) == 0 {
+					return Record{}, r.errorAt(errTornMember)
+				}
 				return Record{}, r.errorAt(errors.New("incomplete last line (a torn record)"))
 			}
 			if !r.legacy && r.line < r.covered {
@@ -350,61 +367,114 @@ func (r *resultsReader) keepLine() int {
 	return r.covered
 }
 
-// checkedSize is the length of the lines read that a resumed run keeps:
-// with tailDrop, those the checksums cover.
-func (r *resultsReader) checkedSize() int64 {
+// checkedSize is where in the file the lines read that a resumed run
+// keeps end: with tailDrop, those the checksums cover. Gzipped, they must
+// end at the end of a member (a *CorruptError otherwise).
+func (r *resultsReader) checkedSize() (int64, error) {
+	size, lines := r.size, r.line
 	if !r.legacy && r.tail == tailDrop && r.line == r.covered {
-		return r.coveredSize
+		size, lines = r.coveredSize, r.covered
 	}
-	return r.size
+	if r.members == nil {
+		return size, nil
+	}
+	off, err := r.members.offset(size)
+	if err != nil {
+		// Repair writes the file anew, a member a block.
+		return 0, &CorruptError{File: r.path, Line: lines + 1, Err: err, Keep: lines}
+	}
+	return off, nil
 }
 
 // Repair truncates dir's results to the lines e says are good (e.Keep) and
 // its checksums to the blocks within them, so that the run can resume from
 // there. It returns the number of lines it dropped.
 func Repair(dir string, e *CorruptError) (int, error) {
-	path := filepath.Join(dir, ResultsFile)
+	path, gz, err := resultsPath(dir)
+	if err != nil {
+		return 0, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err
 	}
-	br := bufio.NewReaderSize(f, 1<<16)
-	var size int64
-	lines, dropped := 0, 0
-	var cur int64 // bytes of the line being read
-	for {
-		b, err := br.ReadSlice('\n')
-		cur += int64(len(b))
-		if err == bufio.ErrBufferFull {
-			continue // a long line: its rest follows
-		}
-		if cur > 0 && lines < e.Keep && err == nil {
-			size += cur
-			lines++
-		} else if cur > 0 {
-			dropped++
-		}
-		cur = 0
-		if err != nil {
-			break
-		}
+	var r io.Reader = f
+	if gz {
+		r = newMemberReader(f)
 	}
+	kept, lines, dropped := keepLines(r, e.Keep)
 	f.Close()
 	sumsPath := filepath.Join(dir, SumsFile)
 	chunks, _ := readSums(sumsPath)
 	out := []byte(sumsHeader)
+	var blocks []sumChunk
 	for _, c := range chunks {
 		if c.Last <= lines {
 			out = c.appendLine(out)
+			blocks = append(blocks, c)
 		}
+	}
+	if gz {
+		// Written anew, a member a block: a member may hold lines on both
+		// sides of the cut (a file gzipped by hand is one member).
+		err = atomicfile.Write(path, membersOf(kept, blocks))
+	} else {
+		err = os.Truncate(path, int64(len(kept)))
+	}
+	if err != nil {
+		return 0, err
 	}
 	if err := atomicfile.Write(sumsPath, out); err != nil {
 		return 0, err
 	}
-	if err := os.Truncate(path, size); err != nil {
-		return 0, err
-	}
 	return dropped, nil
+}
+
+// keepLines reads the lines of a results file and returns its first keep
+// lines (fewer if it has fewer whole lines), their number, and the number
+// of lines after them; what cannot be read, a torn gzip member say, counts
+// as one line, and ends the file.
+func keepLines(r io.Reader, keep int) (kept []byte, lines, dropped int) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	var cur []byte // the line being read
+	for {
+		b, err := br.ReadSlice('\n')
+		cur = append(cur, b...)
+		if err == bufio.ErrBufferFull {
+			continue // a long line: its rest follows
+		}
+		if len(cur) > 0 && lines < keep && err == nil {
+			kept = append(kept, cur...)
+			lines++
+		} else if len(cur) > 0 || err != nil && err != io.EOF {
+			dropped++
+		}
+		cur = cur[:0]
+		if err != nil {
+			return kept, lines, dropped
+		}
+	}
+}
+
+// membersOf gzips lines a member a block, the last member holding any lines
+// after the last block.
+func membersOf(lines []byte, blocks []sumChunk) []byte {
+	w := newRecordWriter(true, 1, nil)
+	line := 0
+	for len(lines) > 0 {
+		n := len(lines) // the rest, after the blocks
+		if len(blocks) > 0 {
+			n = 0
+			for ; line < blocks[0].Last; line++ {
+				n += bytes.IndexByte(lines[n:], '\n') + 1
+			}
+			blocks = blocks[1:]
+		}
+		w.block = append(w.block[:0], lines[:n]...)
+		w.member()
+		lines = lines[n:]
+	}
+	return w.Data.Bytes()
 }
 
 // SumsOf is the results.sha256 a run writes for the results.jsonl lines

@@ -359,7 +359,7 @@ func runTournament(cmd *cobra.Command, args []string) error {
 		if err := tournament.CheckDirLock(out); err != nil {
 			return badInput("--out: %w", err)
 		}
-		if _, err := os.Stat(filepath.Join(out, tournament.ResultsFile)); err == nil {
+		if tournament.HasResults(out) {
 			return badInput("--out %s: it holds a run's results already (continue it with --resume %s, or choose another directory)", out, out)
 		}
 		opt.Dir = out
