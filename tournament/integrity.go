@@ -182,10 +182,11 @@ const (
 	tailKeep
 )
 
-// resultsReader reads a report directory's results.jsonl record by record,
-// checking each block of lines against its checksum when the block's last
-// line is read (the records of a block are returned before that: a caller
-// that acts on them must undo what it did on an error).
+// resultsReader reads a report directory's records (results.jsonl.gz, or
+// the plain results.jsonl of an older report) record by record, checking
+// each block of lines against its checksum when the block's last line is
+// read (the records of a block are returned before that: a caller that
+// acts on them must undo what it did on an error).
 type resultsReader struct {
 	path, sumsPath string
 	f              *os.File
@@ -210,8 +211,9 @@ type resultsReader struct {
 	Torn bool
 }
 
-// openReport opens dir's results for reading, with the checksums its
-// manifest m says it keeps (none: a report of an older calcsol).
+// openReport opens dir's results for reading, in either form, with the
+// checksums its manifest m says it keeps (none: a report of an older
+// calcsol).
 func openReport(dir string, m *Manifest, tail tailMode, tolerateTorn bool) (*resultsReader, error) {
 	path, gz, err := resultsPath(dir)
 	if err != nil {
@@ -388,41 +390,50 @@ func (r *resultsReader) checkedSize() (int64, error) {
 
 // Repair truncates dir's results to the lines e says are good (e.Keep) and
 // its checksums to the blocks within them, so that the run can resume from
-// there. It returns the number of lines it dropped.
+// there. A gzipped file is written anew, a member a block (a member may
+// hold lines on both sides of the cut: a file gzipped by hand is one
+// member). It returns the number of lines it dropped.
 func Repair(dir string, e *CorruptError) (int, error) {
 	path, gz, err := resultsPath(dir)
 	if err != nil {
 		return 0, err
 	}
+	sumsPath := filepath.Join(dir, SumsFile)
+	chunks, _ := readSums(sumsPath)
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err
 	}
-	var r io.Reader = f
+	defer f.Close()
+	var lines, dropped int
 	if gz {
-		r = newMemberReader(f)
+		tmp, err := atomicfile.Create(path)
+		if err != nil {
+			return 0, err
+		}
+		defer tmp.Abort()
+		m := &memberSink{w: newRecordWriter(true, 1, nil), dst: tmp, blocks: chunks}
+		if lines, dropped, err = keepLines(newMemberReader(f), e.Keep, m.add); err == nil {
+			err = m.flush()
+		}
+		if err == nil {
+			err = tmp.Commit()
+		}
+		if err != nil {
+			return 0, err
+		}
+	} else {
+		var size int64
+		lines, dropped, _ = keepLines(f, e.Keep, func(line []byte) error { size += int64(len(line)); return nil })
+		if err := os.Truncate(path, size); err != nil {
+			return 0, err
+		}
 	}
-	kept, lines, dropped := keepLines(r, e.Keep)
-	f.Close()
-	sumsPath := filepath.Join(dir, SumsFile)
-	chunks, _ := readSums(sumsPath)
 	out := []byte(sumsHeader)
-	var blocks []sumChunk
 	for _, c := range chunks {
 		if c.Last <= lines {
 			out = c.appendLine(out)
-			blocks = append(blocks, c)
 		}
-	}
-	if gz {
-		// Written anew, a member a block: a member may hold lines on both
-		// sides of the cut (a file gzipped by hand is one member).
-		err = atomicfile.Write(path, membersOf(kept, blocks))
-	} else {
-		err = os.Truncate(path, int64(len(kept)))
-	}
-	if err != nil {
-		return 0, err
 	}
 	if err := atomicfile.Write(sumsPath, out); err != nil {
 		return 0, err
@@ -430,51 +441,58 @@ func Repair(dir string, e *CorruptError) (int, error) {
 	return dropped, nil
 }
 
-// keepLines reads the lines of a results file and returns its first keep
-// lines (fewer if it has fewer whole lines), their number, and the number
-// of lines after them; what cannot be read, a torn gzip member say, counts
-// as one line, and ends the file.
-func keepLines(r io.Reader, keep int) (kept []byte, lines, dropped int) {
+// keepLines calls kept with each of the first keep lines of a results file
+// (fewer if it has fewer whole lines) and returns their number and the
+// number of lines after them; what cannot be read, a torn gzip member say,
+// counts as one line, and ends the file.
+func keepLines(r io.Reader, keep int, kept func(line []byte) error) (lines, dropped int, err error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	var cur []byte // the line being read
 	for {
-		b, err := br.ReadSlice('\n')
+		b, rerr := br.ReadSlice('\n')
 		cur = append(cur, b...)
-		if err == bufio.ErrBufferFull {
+		if rerr == bufio.ErrBufferFull {
 			continue // a long line: its rest follows
 		}
-		if len(cur) > 0 && lines < keep && err == nil {
-			kept = append(kept, cur...)
+		if len(cur) > 0 && lines < keep && rerr == nil {
+			if err := kept(cur); err != nil {
+				return lines, dropped, err
+			}
 			lines++
-		} else if len(cur) > 0 || err != nil && err != io.EOF {
+		} else if len(cur) > 0 || rerr != nil && rerr != io.EOF {
 			dropped++
 		}
 		cur = cur[:0]
-		if err != nil {
-			return kept, lines, dropped
+		if rerr != nil {
+			return lines, dropped, nil
 		}
 	}
 }
 
-// membersOf gzips lines a member a block, the last member holding any lines
-// after the last block.
-func membersOf(lines []byte, blocks []sumChunk) []byte {
-	w := newRecordWriter(true, 1, nil)
-	line := 0
-	for len(lines) > 0 {
-		n := len(lines) // the rest, after the blocks
-		if len(blocks) > 0 {
-			n = 0
-			for ; line < blocks[0].Last; line++ {
-				n += bytes.IndexByte(lines[n:], '\n') + 1
-			}
-			blocks = blocks[1:]
-		}
-		w.block = append(w.block[:0], lines[:n]...)
-		w.member()
-		lines = lines[n:]
+// memberSink gzips lines into dst a member a block of blocks; flush, at
+// the end, makes the lines after the last block one more member.
+type memberSink struct {
+	w      *recordWriter
+	dst    io.Writer
+	blocks []sumChunk
+	line   int
+}
+
+func (m *memberSink) add(line []byte) error {
+	m.w.block = append(m.w.block, line...)
+	m.line++
+	if len(m.blocks) > 0 && m.line == m.blocks[0].Last {
+		m.blocks = m.blocks[1:]
+		return m.flush()
 	}
-	return w.Data.Bytes()
+	return nil
+}
+
+func (m *memberSink) flush() error {
+	if err := m.w.member(); err != nil {
+		return err
+	}
+	return m.w.writeData(m.dst)
 }
 
 // SumsOf is the results.sha256 a run writes for the results.jsonl lines

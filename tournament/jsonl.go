@@ -79,7 +79,8 @@ func readJSONL(r io.Reader, tolerateTorn bool) (RunID, []DeckResult, error) {
 
 // readReportRun is readJSONL for a report directory's results, checked
 // against their checksums as far as those go (a shard being played
-// checksums a block once it is written); a torn last line is left out.
+// checksums a block once it is written); a torn last line or gzip member
+// is left out.
 func readReportRun(dir string) (RunID, []DeckResult, error) {
 	m, err := ReadManifest(dir)
 	if errors.Is(err, os.ErrNotExist) {
