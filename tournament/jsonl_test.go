@@ -242,6 +242,7 @@ func TestCompareRuns(t *testing.T) {
 		{"two strategies", files(s1, s2b), files(s1b), false, stats.Paired{}, nil, [2]int{}, "not one run"},
 		{"gzipped", files(s2, s1gz), files(s1b, s2bgz), false, stats.Paired{Games: 6, Both: 2, OnlyA: 2, OnlyB: 1, Neither: 1}, []int{0, 1, 30, 31, 60, 61}, [2]int{}, ""},
 		{"a gzipped shard being played, common", files(s1), files(tornGz), true, stats.Paired{Games: 2, OnlyA: 1, Neither: 1}, []int{0, 30}, [2]int{1, 0}, ""},
+		{"a torn gzipped file", files(s1), files(gzipped(s1b, "torn.jsonl.gz", true, 10)), true, stats.Paired{}, nil, [2]int{}, "torn.jsonl.gz: results line 3: incomplete last gzip member (a torn write)"},
 		{"both forms in a directory", files(s2), files(both), false, stats.Paired{}, nil, [2]int{}, "holds both results.jsonl.gz and results.jsonl"},
 	}
 	for _, tt := range tests {
