@@ -107,7 +107,7 @@ program in the SAT competition's format named by --sat-solver.`,
 	f.Int64("nodes", 2_000_000, "search nodes allowed per deck (0: no limit)")
 	f.Duration("timeout", 0, "stop after this long (0: no limit); what is not settled then is unknown")
 	f.Int("workers", runtime.NumCPU(), "with --corpus: decks solved in parallel")
-	f.String("out", "", "with --corpus: write the per-deck verdicts to this JSON file")
+	f.String("out", "", "with --corpus: write the per-deck verdicts to this JSON file, and beside it a winning line for each winnable deck (F.json: F.lines.gz)")
 	f.String("resume", "", "with --corpus: keep the decks this earlier --out file settles, solve only its unknowns")
 	f.Int("start", 0, "with --corpus: begin with this deck (0-based, corpus order), search the decks before it last")
 	f.StringArray("try", nil, "with --corpus: play this strategy on each deck first; a won game settles the deck (a kind, with parameters: priority+rescue+endgame); repeat for several, tried in turn")
