@@ -46,8 +46,9 @@ per-deck verdicts as JSON (corpus checksum, rules, per deck true/false/null)
 and beside it F.lines.gz, a winning line for every winnable deck, which
 'calcsol verify-bound F.json' replays with the rules alone. --resume FILE
 reads such a file and searches only the decks it left unknown (with a larger
---nodes, say), and those marked winnable without a line that wins. Stopped by --timeout (exit 0), or by Ctrl-C,
-SIGTERM or SIGHUP (exit 130), a run with --out still writes what it settled,
+--nodes, say), and those marked winnable without a line that wins.
+Stopped by --timeout (exit 0), or by Ctrl-C, SIGTERM or SIGHUP (exit 130),
+a run with --out still writes what it settled,
 the rest unknown, and says where to go on: --start N begins with deck N (0-based, corpus
 order) and searches the decks before it last, so that a stage stopped early
 goes on with the decks it did not reach. --try STRATEGY plays that strategy on each deck
