@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/calcsol/calcsol/tournament"
 )
 
 // A tournament with a plugin entrant stops for Ctrl-C, SIGTERM and SIGHUP
@@ -55,7 +57,7 @@ rules:
 	if _, errOut, code := calcsol(t, "", "tournament", config, "--workers", "1", "--out", whole); code != 0 {
 		t.Fatalf("uninterrupted: exit %d: %s", code, errOut)
 	}
-	want := readStripped(t, filepath.Join(whole, "results.jsonl"))
+	want := usField.ReplaceAllString(recordsOf(t, whole), "")
 
 	tests := []struct {
 		name string
@@ -80,9 +82,9 @@ rules:
 			}
 			pid := cmd.Process.Pid
 			defer syscall.Kill(-pid, syscall.SIGKILL)
-			results := filepath.Join(out, "results.jsonl")
 			for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
-				if b, _ := os.ReadFile(results); bytes.Count(b, []byte("\n")) >= 200 {
+				// The records are written a block of 256 at a time.
+				if b, _ := tournament.ReadResultsData(out); bytes.Count(b, []byte("\n")) >= 200 {
 					break
 				}
 				if time.Now().After(deadline) {
@@ -124,7 +126,7 @@ rules:
 			if !errors.As(err, &ee) || ee.ExitCode() != 130 {
 				t.Errorf("exit %v, want status 130; stderr %q", err, stderr.String())
 			}
-			b, _ := os.ReadFile(results)
+			b := []byte(recordsOf(t, out))
 			n := bytes.Count(b, []byte("\n"))
 			if i := bytes.Index(b, []byte(`"end":"strategy failed`)); i >= 0 {
 				t.Errorf("a game recorded as failed: %s", b[i:min(len(b), i+120)])
@@ -154,7 +156,7 @@ rules:
 			if _, errOut, code := calcsol(t, "", "tournament", "--resume", out, "--workers", "1"); code != 0 {
 				t.Fatalf("--resume: exit %d: %s", code, errOut)
 			}
-			if readStripped(t, results) != want {
+			if usField.ReplaceAllString(recordsOf(t, out), "") != want {
 				t.Error("after --resume, the records differ from the uninterrupted run's")
 			}
 		})
