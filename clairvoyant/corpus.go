@@ -3,6 +3,7 @@ package clairvoyant
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -176,17 +177,20 @@ func Count(results []Result) Tally {
 // wins beside what can be won. Winnable[i] is deck i's verdict in corpus
 // order: true, false, or null when the budget did not settle it.
 type BoundFile struct {
-	Format    string  `json:"format"`
-	Corpus    string  `json:"corpus"`
-	Checksum  string  `json:"checksum"` // the corpus file's sha256 (its "# sha256" line)
-	Stacks    int     `json:"stacks"`
-	Preplaced bool    `json:"preplaced"`
-	Budget    int64   `json:"budget_nodes"` // per deck, 0 for none
-	Decks     int     `json:"decks"`
-	Won       int     `json:"winnable"`
-	Lost      int     `json:"unwinnable"`
-	Unknown   int     `json:"unknown"`
-	Winnable  []*bool `json:"per_deck,omitempty"` // written last by Write, once
+	Format    string `json:"format"`
+	Corpus    string `json:"corpus"`
+	Checksum  string `json:"checksum"` // the corpus file's sha256 (its "# sha256" line)
+	Stacks    int    `json:"stacks"`
+	Preplaced bool   `json:"preplaced"`
+	Budget    int64  `json:"budget_nodes"` // per deck, 0 for none
+	Decks     int    `json:"decks"`
+	Won       int    `json:"winnable"`
+	Lost      int    `json:"unwinnable"`
+	Unknown   int    `json:"unknown"`
+	// Lines names the file beside this one that holds a winning line for
+	// every winnable deck (WriteBound, VerifyBound); "" in files without.
+	Lines    string  `json:"lines,omitempty"`
+	Winnable []*bool `json:"per_deck,omitempty"` // written last by Write, once
 }
 
 // BoundFormat is the Format of a BoundFile.
@@ -240,6 +244,10 @@ func (b *BoundFile) Write(w io.Writer) error {
 	return err
 }
 
+// ErrCounts is the error of a bound file whose counts do not add up to its
+// verdicts.
+var ErrCounts = errors.New("the counts do not match the verdicts")
+
 // ReadBoundFile reads a bound file and checks that its counts match its decks.
 func ReadBoundFile(r io.Reader) (*BoundFile, error) {
 	var b BoundFile
@@ -263,8 +271,8 @@ func ReadBoundFile(r io.Reader) (*BoundFile, error) {
 		}
 	}
 	if len(b.Winnable) != b.Decks || won != b.Won || lost != b.Lost || unknown != b.Unknown {
-		return nil, fmt.Errorf("bound file: counts %d decks, %d/%d/%d do not match the %d verdicts (%d/%d/%d)",
-			b.Decks, b.Won, b.Lost, b.Unknown, len(b.Winnable), won, lost, unknown)
+		return nil, fmt.Errorf("bound file: %w: %d decks, %d/%d/%d winnable/unwinnable/unknown, but %d verdicts (%d/%d/%d)",
+			ErrCounts, b.Decks, b.Won, b.Lost, b.Unknown, len(b.Winnable), won, lost, unknown)
 	}
 	if err := b.Rules().Validate(); err != nil {
 		return nil, fmt.Errorf("bound file: %w", err)

@@ -228,7 +228,7 @@ func TestParsePriorityErrors(t *testing.T) {
 		{"duplicate operation", "N4 N2 X4 T3", "N4 N2 N4 T3", fmt.Sprintf("f.yaml:%d: ranks[8].ops: rank 9: operation N4 appears twice", rank9)},
 		{"missing rank", "  - {rank: 9, ops: \"N4 N2 X4 T3 N3 T1 N1 T2 T4 Z2 Z1 Z3 Z4 X2 X1 X3 C4 C2 C1 C3\"}\n", "", fmt.Sprintf("f.yaml:%d: ranks: rank 9 is missing", lineOf("ranks:")+1)},
 		{"rank twice", "{rank: 9,", "{rank: 8,", fmt.Sprintf("f.yaml:%d: ranks[8].rank: rank 8 given twice", rank9)},
-		{"unknown key", "name: nanzaki-shintani", "nme: x", fmt.Sprintf("f.yaml:%d: nme: unknown key (want name, source, stacks, options, ranks)", lineOf("name: nanzaki"))},
+		{"unknown key", "name: nanzaki-shintani", "nme: x", fmt.Sprintf("f.yaml:%d: nme: unknown key (did you mean name? want name, source, stacks, options, ranks)", lineOf("name: nanzaki"))},
 		{"bad option", "deadlock_check: partial", "deadlock_check: full", fmt.Sprintf(`f.yaml:%d: options.deadlock_check: parameter deadlock_check: "full" is not one of partial, exact, none`, lineOf("deadlock_check: partial"))},
 		{"unknown option", "on_exhausted: lose", "on_exausted: lose", fmt.Sprintf(`f.yaml:%d: options.on_exausted: unknown parameter "on_exausted"`, lineOf("on_exhausted: lose"))},
 		{"stacks clash", "stacks: ZXC", "stacks: ZXA", fmt.Sprintf(`f.yaml:%d: stacks: "ZXA": `, lineOf("stacks: ZXC"))},

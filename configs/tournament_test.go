@@ -119,6 +119,7 @@ func TestTournamentConfigErrors(t *testing.T) {
 		{"empty", "", "t.yaml: empty file"},
 		{"not yaml", "a: [", "t.yaml: yaml:"},
 		{"unknown key", ok + "players: 4\n", "t.yaml:4: players: unknown key (want blind, corpora, rules, seed, strategies)"},
+		{"misspelt key", ok + "sede: 4\n", "t.yaml:4: sede: unknown key (did you mean seed? want blind, corpora, rules, seed, strategies)"},
 		{"no strategies", "corpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies: missing or empty"},
 		{"strategy without kind", "strategies: [{name: g}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies[0]: strategy: missing"},
 		{"strategy and kind", "strategies: [{name: g, kind: greedy, strategy: random}]\ncorpora: [uniform-1000]\nrules: [{stacks: 3}]\n", "t.yaml:1: strategies[0].strategy: give the strategy once"},

@@ -76,7 +76,9 @@ func Compact(shardDirs []string) (*Measurement, error) {
 		if err != nil {
 			return nil, err
 		}
-		results, err := os.ReadFile(filepath.Join(s.dir, tournament.ResultsFile))
+		// The lines, whichever form the shard keeps them in: a shard of a
+		// calcsol that gzips its records expands into their plain form.
+		results, err := tournament.ReadResultsData(s.dir)
 		if err != nil {
 			return nil, err
 		}

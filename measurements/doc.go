@@ -9,7 +9,8 @@
 //   - header.json (Header): the shards' manifest once, without its shard
 //     and with each bound's verdicts run-length encoded, and for each shard
 //     kept its number of games and the SHA-256 of the manifest.json and
-//     results.jsonl it wrote;
+//     results.jsonl it wrote (of the lines, for a results.jsonl.gz: the
+//     shards expand with plain records);
 //   - records.tsv.gz: what differs between a shard's records, one line a
 //     game: cards placed, µs and how the game ended, the shards one after
 //     the other in the header's order, each in its own order. The rest of a

@@ -151,24 +151,52 @@ func kept(t *testing.T) []string {
 }
 
 // TestCompactRoundTrip expands a measurement into shard reports and keeps
-// them again (measurements.Compact): the same header, config and records.
-// Expand itself checks each shard's manifest.json and results.jsonl against
-// the SHA-256 of the files the tournament wrote.
+// them again (measurements.Compact): the same header, config and records,
+// whether the shards' records are plain (results.jsonl) or gzipped as a
+// later calcsol writes them (results.jsonl.gz). Expand itself checks each
+// shard's manifest.json and results.jsonl against the SHA-256 of the files
+// the tournament wrote.
 func TestCompactRoundTrip(t *testing.T) {
 	const name = "contender-4"
-	again, err := measurements.Compact(expand(t, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	if err := again.Write(out); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{measurements.HeaderFile, measurements.ConfigFile, measurements.RecordsFile} {
-		a, b := readFile(t, filepath.Join(name, f)), readFile(t, filepath.Join(out, f))
-		if !bytes.Equal(a, b) {
-			t.Errorf("%s: kept again, it differs from %s", f, filepath.Join(name, f))
+	for _, gzipped := range []bool{false, true} {
+		dirs := expand(t, name)
+		if gzipped {
+			for _, d := range dirs {
+				gzipRecords(t, d)
+			}
 		}
+		again, err := measurements.Compact(dirs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := t.TempDir()
+		if err := again.Write(out); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{measurements.HeaderFile, measurements.ConfigFile, measurements.RecordsFile} {
+			a, b := readFile(t, filepath.Join(name, f)), readFile(t, filepath.Join(out, f))
+			if !bytes.Equal(a, b) {
+				t.Errorf("%s: kept again from gzipped records %t, it differs from %s", f, gzipped, filepath.Join(name, f))
+			}
+		}
+	}
+}
+
+// gzipRecords replaces report dir's results.jsonl by its gzip,
+// results.jsonl.gz.
+func gzipRecords(t *testing.T, dir string) {
+	t.Helper()
+	plain := filepath.Join(dir, tournament.ResultsFile)
+	b := readFile(t, plain)
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(b)
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(dir, tournament.CompressedResultsFile), z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(plain); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -205,6 +206,15 @@ func (r *boxRunner) status(d time.Duration) string {
 		return fmt.Sprintf("killed by signal %d (%v)", int(ws.Signal()), ws.Signal())
 	}
 	return fmt.Sprintf("exit status %d", ps.ExitCode())
+}
+
+// endedBy reports whether the process has ended, killed by one of sigs.
+func (r *boxRunner) endedBy(sigs []os.Signal) bool {
+	if !r.ended() || r.cmd.ProcessState == nil {
+		return false
+	}
+	ws, ok := r.cmd.ProcessState.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && slices.Contains(sigs, os.Signal(ws.Signal()))
 }
 
 // StderrShown is how much of a plugin's stderr calcsol copies to its own, in

@@ -330,8 +330,8 @@ func TestSHA256(t *testing.T) {
 }
 
 // TestSignals runs `calcsol eval` with a plugin that hangs and stops calcsol:
-// after SIGTERM or SIGHUP calcsol kills the plugin's process group and
-// removes its socket directory; after SIGKILL the
+// after SIGTERM or SIGHUP calcsol kills the plugin's process group,
+// removes its socket directory and exits 130; after SIGKILL the
 // plugin notices its host is gone and exits by itself.
 func TestSignals(t *testing.T) {
 	t.Parallel()
@@ -365,10 +365,14 @@ func TestSignals(t *testing.T) {
 			if err := cmd.Process.Signal(tc.sig); err != nil {
 				t.Fatal(err)
 			}
-			cmd.Wait()
+			err := cmd.Wait()
 			waitGone(t, ps, tc.wait)
 			if tc.sig == syscall.SIGKILL {
 				return
+			}
+			// Stopped cleanly, as without plugins: status 130.
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+				t.Errorf("exit %v after %v, want status 130", err, tc.sig)
 			}
 			// Stopped by a signal it handles, calcsol leaves no temporary files.
 			left, err := os.ReadDir(tmp)

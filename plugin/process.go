@@ -165,6 +165,29 @@ func (p *process) kill() {
 	})
 }
 
+// signalWait bounds the wait, after a plugin died of SIGINT, SIGTERM or
+// SIGHUP, for the program to be stopped by the same signal.
+const signalWait = time.Second
+
+// interruptedWith reports whether the process died of the signal that is
+// stopping the program: killed by SIGINT, SIGTERM or SIGHUP (a signal sent
+// to every process, as systemd stops a service or a user kills a process
+// group), with ctx cancelled within signalWait. The plugin may die a moment
+// before calcsol sees the signal; the games of its batch are then
+// interrupted, not failed.
+func (p *process) interruptedWith(ctx context.Context) bool {
+	r := p.runner.Load()
+	if r == nil || !interrupt.Watched() || !r.endedBy(interrupt.Signals) {
+		return false
+	}
+	select {
+	case <-ctx.Done():
+		return true
+	case <-time.After(signalWait):
+		return false
+	}
+}
+
 // status says how the process ended (see boxRunner.status).
 func (p *process) status(d time.Duration) string {
 	r := p.runner.Load()
@@ -182,12 +205,18 @@ func (p *process) pid() int {
 	return 0
 }
 
-// While plugin processes run, SIGINT, SIGTERM and SIGHUP kill them all and
-// end the program with status 128 + the signal's number: a plugin never
-// outlives an interrupted calcsol. The handler is installed only while a plugin runs, so
-// a program's own handling of those signals is untouched otherwise; with
-// plugins running, an interrupted run ends as if killed (a tournament resumes
-// from its records as after kill -9).
+// While plugin processes run, SIGINT, SIGTERM and SIGHUP are calcsol's to
+// handle, so that a plugin never outlives an interrupted program. A program
+// that stops cleanly for them (interrupt.Watched: calcsol's commands) has
+// the first signal to itself: its context is cancelled, the sessions in
+// play end their batches with that cancellation (no game is recorded as
+// failed for it) and close, which kills their processes, and the program
+// exits as it would without plugins — a tournament with the line that says
+// how to resume. A second signal, or the first in a program that does not
+// watch them, kills every plugin process and ends the program with status
+// 128 + the signal's number at once. The handler is installed only while a
+// plugin runs, so a program's own handling of those signals is untouched
+// otherwise.
 var (
 	signals  = make(chan os.Signal, 1)
 	stopping atomic.Bool
@@ -195,14 +224,20 @@ var (
 
 func init() {
 	go func() {
-		sig := <-signals
-		stopping.Store(true)
-		KillAll()
-		n := 1
-		if s, ok := sig.(syscall.Signal); ok {
-			n = 128 + int(s)
+		left := false // the first signal was left to the program
+		for sig := range signals {
+			if !left && interrupt.Watched() {
+				left = true
+				continue
+			}
+			stopping.Store(true)
+			KillAll()
+			n := 1
+			if s, ok := sig.(syscall.Signal); ok {
+				n = 128 + int(s)
+			}
+			os.Exit(n)
 		}
-		os.Exit(n)
 	}()
 }
 

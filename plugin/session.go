@@ -149,6 +149,10 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 		case ss.p.exited() || code == codes.Unavailable:
 			// How it ended, once it has (its stderr is then complete).
 			how := ss.p.status(closeWait)
+			if ss.p.interruptedWith(ctx) {
+				ss.stop()
+				return ctx.Err()
+			}
 			reason := ss.p.stderr.suffix()
 			ss.stop()
 			if how == stillRunning {

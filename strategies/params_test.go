@@ -67,6 +67,8 @@ func TestDecode(t *testing.T) {
 			testParams{N: 7, Rate: 0.25, On: true, Mode: CheckExact, Name: "x y", Tables: []string{"a", "b"}, Wait: 50 * time.Millisecond, Maybe: &yes, Weights: Weights{W: 1.5}}, ""},
 		{"empty list", map[string]string{"tables": ""}, testParams{N: 1}, ""},
 		{"unknown", map[string]string{"m": "1"}, testParams{}, `unknown parameter "m" (want n, rate, on, mode, name, tables, wait, maybe, w)`},
+		{"misspelt", map[string]string{"tabels": "a"}, testParams{}, `unknown parameter "tabels" (did you mean tables? want n, rate, on, mode, name, tables, wait, maybe, w)`},
+		{"misspelt twice over", map[string]string{"mybe": "true"}, testParams{}, `unknown parameter "mybe" (did you mean maybe? want n, rate, on, mode, name, tables, wait, maybe, w)`},
 		{"out of range", map[string]string{"n": "65"}, testParams{}, `parameter n: "65" is not a whole number from 1 to 64`},
 		{"not a number", map[string]string{"rate": "half"}, testParams{}, `parameter rate: "half" is not a number from 0 to 1`},
 		{"not a bool", map[string]string{"on": "yes"}, testParams{}, `parameter on: "yes" is not true or false`},

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/calcsol/calcsol/internal/suggest"
 	"github.com/calcsol/calcsol/solver"
 )
 
@@ -274,9 +275,19 @@ func (r *Registry) Set(parts []Part, assignments []string) error {
 		})
 		switch {
 		case i < 0 && scoped:
-			return fmt.Errorf("%q: the strategy has no %s layer (%s)", a, kind, FormatSpec(parts))
+			var kinds []string
+			for _, p := range parts {
+				kinds = append(kinds, p.Kind)
+			}
+			return fmt.Errorf("%q: the strategy has no %s layer (%s)%s", a, kind, FormatSpec(parts), suggest.Hint(kind, kinds, ""))
 		case i < 0:
-			return fmt.Errorf("%q: no layer of %s declares %s", a, FormatSpec(parts), key)
+			var keys []string
+			for _, p := range parts {
+				for _, d := range r.kinds[p.Kind].Params {
+					keys = append(keys, d.Name)
+				}
+			}
+			return fmt.Errorf("%q: no layer of %s declares %s%s", a, FormatSpec(parts), key, suggest.Hint(key, keys, ""))
 		}
 		if parts[i].Params == nil {
 			parts[i].Params = map[string]string{}
@@ -338,6 +349,9 @@ func CheckParams(declared []solver.Param, given map[string]string) error {
 			}
 			if len(known) == 0 {
 				return fmt.Errorf("unknown parameter %q (it takes none)", name)
+			}
+			if m := suggest.Mean(name, known, ""); m != "" {
+				return fmt.Errorf("unknown parameter %q (did you mean %s? want %s)", name, m, strings.Join(known, ", "))
 			}
 			return fmt.Errorf("unknown parameter %q (want %s)", name, strings.Join(known, ", "))
 		}
@@ -455,48 +469,15 @@ func (r *Registry) Expand(parts []Part) ([]Part, error) {
 }
 
 // unknownKind is the error for a name that is neither a kind nor a preset:
-// the closest name when one is near, else every name.
+// the closest names when some are near, else every name.
 func (r *Registry) unknownKind(name string) error {
-	all := append(r.Names(), r.presetNames()...)
-	best, bestD := "", 3 // at most two edits away
-	for _, n := range all {
-		if d := editDistance(name, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
-	if best != "" {
-		return fmt.Errorf("unknown strategy kind %q (did you mean %s? calcsol strategies lists them all)", name, best)
+	if m := suggest.Mean(name, append(r.Names(), r.presetNames()...), ""); m != "" {
+		return fmt.Errorf("unknown strategy kind %q (did you mean %s? calcsol strategies lists them all)", name, m)
 	}
 	if len(r.presets) > 0 {
 		return fmt.Errorf("unknown strategy kind %q (kinds: %s; presets: %s)", name, strings.Join(r.Names(), ", "), strings.Join(r.presetNames(), ", "))
 	}
 	return fmt.Errorf("unknown strategy kind %q (known: %s)", name, strings.Join(r.Names(), ", "))
-}
-
-// editDistance is the Levenshtein distance of a and b, with a swap of two
-// neighbours counting one edit (Damerau's transposition).
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }
 
 func (r *Registry) presetNames() []string {

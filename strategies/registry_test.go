@@ -31,6 +31,8 @@ func TestBuild(t *testing.T) {
 		{"table with another kind", strategies.CommandLine{Spec: "greedy", Table: "x"}, three, "", "--table and --option go with --strategy priority, not greedy"},
 		{"option without =", strategies.CommandLine{Spec: "priority", Options: []string{"deadlock_check"}}, three, "", `--option "deadlock_check": want key=value`},
 		{"unknown option", strategies.CommandLine{Spec: "priority", Options: []string{"foo=bar"}}, three, "", "strategy priority: unknown parameter \"foo\""},
+		{"misspelt kind", strategies.CommandLine{Spec: "prioirty"}, three, "", `unknown strategy kind "prioirty" (did you mean priority? `},
+		{"misspelt option", strategies.CommandLine{Spec: "priority", Options: []string{"tabel=x"}}, three, "", `strategy priority: unknown parameter "tabel" (did you mean table? want `},
 		{"table too narrow", strategies.CommandLine{Spec: "priority", Table: "nanzaki-shintani-4"}, three, "", "stacks"},
 		{"set by kind", strategies.CommandLine{Spec: "priority", Set: []string{"priority.table=nanzaki-shintani-4"}}, four, "priority/nanzaki-shintani-4", ""},
 		{"set by key", strategies.CommandLine{Spec: "priority", Set: []string{"deadlock_check=exact"}}, three, "priority/nanzaki-shintani (deadlock_check=exact)", ""},
@@ -38,6 +40,8 @@ func TestBuild(t *testing.T) {
 		{"set on a missing layer", strategies.CommandLine{Spec: "priority", Set: []string{"endgame.k=4"}}, three, "", `--set "endgame.k=4": the strategy has no endgame layer (priority)`},
 		{"set an undeclared key", strategies.CommandLine{Spec: "greedy", Set: []string{"k=4"}}, three, "", `--set "k=4": no layer of greedy declares k`},
 		{"set without =", strategies.CommandLine{Spec: "priority", Set: []string{"table"}}, three, "", `--set "table": want [KIND.]KEY=VALUE`},
+		{"set a misspelt layer", strategies.CommandLine{Spec: "priority+endgame", Set: []string{"endgmae.k=4"}}, three, "", `--set "endgmae.k=4": the strategy has no endgmae layer (priority+endgame) (did you mean endgame?)`},
+		{"set a misspelt key", strategies.CommandLine{Spec: "priority", Set: []string{"tabel=x"}}, three, "", `--set "tabel=x": no layer of priority declares tabel (did you mean table?)`},
 		{"set a bad value", strategies.CommandLine{Spec: "priority", Set: []string{"priority.deadlock_check=maybe"}}, three, "", `parameter deadlock_check: "maybe" is not one of`},
 	}
 	reg := configs.Strategies()

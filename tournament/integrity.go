@@ -182,15 +182,17 @@ const (
 	tailKeep
 )
 
-// resultsReader reads a report directory's results.jsonl record by record,
-// checking each block of lines against its checksum when the block's last
-// line is read (the records of a block are returned before that: a caller
-// that acts on them must undo what it did on an error).
+// resultsReader reads a report directory's records (results.jsonl.gz, or
+// the plain results.jsonl of an older report) record by record, checking
+// each block of lines against its checksum when the block's last line is
+// read (the records of a block are returned before that: a caller that
+// acts on them must undo what it did on an error).
 type resultsReader struct {
 	path, sumsPath string
 	f              *os.File
 	br             *bufio.Reader
-	legacy         bool // no checksums: nothing to check
+	members        *memberReader // a gzipped file's, nil for a plain one
+	legacy         bool          // no checksums: nothing to check
 	chunks         []sumChunk
 	ci             int // the chunk of the next line
 	h              hash.Hash
@@ -198,6 +200,7 @@ type resultsReader struct {
 	coveredSize    int64
 	tail           tailMode
 	tolerateTorn   bool
+	tornMember     bool // a gzipped file ended in a torn member
 
 	line int   // lines read
 	size int64 // their bytes
@@ -208,10 +211,15 @@ type resultsReader struct {
 	Torn bool
 }
 
-// openReport opens dir's results for reading, with the checksums its
-// manifest m says it keeps (none: a report of an older calcsol).
+// openReport opens dir's results for reading, in either form, with the
+// checksums its manifest m says it keeps (none: a report of an older
+// calcsol).
 func openReport(dir string, m *Manifest, tail tailMode, tolerateTorn bool) (*resultsReader, error) {
-	r := &resultsReader{path: filepath.Join(dir, ResultsFile), tail: tail, tolerateTorn: tolerateTorn, h: sha256.New()}
+	path, gz, err := resultsPath(dir)
+	if err != nil {
+		return nil, err
+	}
+	r := &resultsReader{path: path, tail: tail, tolerateTorn: tolerateTorn, h: sha256.New()}
 	r.legacy = m.Sums == nil
 	if !r.legacy {
 		r.sumsPath = filepath.Join(dir, m.Sums.File)
@@ -236,6 +244,10 @@ func openReport(dir string, m *Manifest, tail tailMode, tolerateTorn bool) (*res
 		return nil, err
 	}
 	r.f, r.br = f, bufio.NewReaderSize(f, 1<<16)
+	if gz {
+		r.members = newMemberReader(f)
+		r.br = bufio.NewReaderSize(r.members, 1<<16)
+	}
 	return r, nil
 }
 
@@ -257,6 +269,10 @@ func (r *resultsReader) readLine() ([]byte, error) {
 		}
 		b = long
 	}
+	if err == errTornMember {
+		r.tornMember = true
+		err = io.EOF
+	}
 	return b, err
 }
 
@@ -271,20 +287,23 @@ func (r *resultsReader) next() (Record, error) {
 					r.Tail++
 				}
 				if err != nil {
-					r.Torn = len(b) > 0
+					r.Torn = len(b) > 0 || r.tornMember || err != io.EOF
 					return Record{}, io.EOF
 				}
 			}
 		}
 		b, err := r.readLine()
 		if err == io.EOF {
-			if len(b) > 0 && (r.legacy || r.line >= r.covered) {
+			if (len(b) > 0 || r.tornMember) && (r.legacy || r.line >= r.covered) {
 				if r.tolerateTorn {
 					r.Torn = true
 					return Record{}, io.EOF
 				}
 				r.line++
 				r.keep = r.keepLine()
+				if len(b) == 0 {
+					return Record{}, r.errorAt(errTornMember)
+				}
 				return Record{}, r.errorAt(errors.New("incomplete last line (a torn record)"))
 			}
 			if !r.legacy && r.line < r.covered {
@@ -350,48 +369,66 @@ func (r *resultsReader) keepLine() int {
 	return r.covered
 }
 
-// checkedSize is the length of the lines read that a resumed run keeps:
-// with tailDrop, those the checksums cover.
-func (r *resultsReader) checkedSize() int64 {
+// checkedSize is where in the file the lines read that a resumed run
+// keeps end: with tailDrop, those the checksums cover. Gzipped, they must
+// end at the end of a member (a *CorruptError otherwise).
+func (r *resultsReader) checkedSize() (int64, error) {
+	size, lines := r.size, r.line
 	if !r.legacy && r.tail == tailDrop && r.line == r.covered {
-		return r.coveredSize
+		size, lines = r.coveredSize, r.covered
 	}
-	return r.size
+	if r.members == nil {
+		return size, nil
+	}
+	off, err := r.members.offset(size)
+	if err != nil {
+		// Repair writes the file anew, a member a block.
+		return 0, &CorruptError{File: r.path, Line: lines + 1, Err: err, Keep: lines}
+	}
+	return off, nil
 }
 
 // Repair truncates dir's results to the lines e says are good (e.Keep) and
 // its checksums to the blocks within them, so that the run can resume from
-// there. It returns the number of lines it dropped.
+// there. A gzipped file is written anew, a member a block (a member may
+// hold lines on both sides of the cut: a file gzipped by hand is one
+// member). It returns the number of lines it dropped.
 func Repair(dir string, e *CorruptError) (int, error) {
-	path := filepath.Join(dir, ResultsFile)
+	path, gz, err := resultsPath(dir)
+	if err != nil {
+		return 0, err
+	}
+	sumsPath := filepath.Join(dir, SumsFile)
+	chunks, _ := readSums(sumsPath)
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, err
 	}
-	br := bufio.NewReaderSize(f, 1<<16)
-	var size int64
-	lines, dropped := 0, 0
-	var cur int64 // bytes of the line being read
-	for {
-		b, err := br.ReadSlice('\n')
-		cur += int64(len(b))
-		if err == bufio.ErrBufferFull {
-			continue // a long line: its rest follows
-		}
-		if cur > 0 && lines < e.Keep && err == nil {
-			size += cur
-			lines++
-		} else if cur > 0 {
-			dropped++
-		}
-		cur = 0
+	defer f.Close()
+	var lines, dropped int
+	if gz {
+		tmp, err := atomicfile.Create(path)
 		if err != nil {
-			break
+			return 0, err
+		}
+		defer tmp.Abort()
+		m := &memberSink{w: newRecordWriter(true, 1, nil), dst: tmp, blocks: chunks}
+		if lines, dropped, err = keepLines(newMemberReader(f), e.Keep, m.add); err == nil {
+			err = m.flush()
+		}
+		if err == nil {
+			err = tmp.Commit()
+		}
+		if err != nil {
+			return 0, err
+		}
+	} else {
+		var size int64
+		lines, dropped, _ = keepLines(f, e.Keep, func(line []byte) error { size += int64(len(line)); return nil })
+		if err := os.Truncate(path, size); err != nil {
+			return 0, err
 		}
 	}
-	f.Close()
-	sumsPath := filepath.Join(dir, SumsFile)
-	chunks, _ := readSums(sumsPath)
 	out := []byte(sumsHeader)
 	for _, c := range chunks {
 		if c.Last <= lines {
@@ -401,10 +438,61 @@ func Repair(dir string, e *CorruptError) (int, error) {
 	if err := atomicfile.Write(sumsPath, out); err != nil {
 		return 0, err
 	}
-	if err := os.Truncate(path, size); err != nil {
-		return 0, err
-	}
 	return dropped, nil
+}
+
+// keepLines calls kept with each of the first keep lines of a results file
+// (fewer if it has fewer whole lines) and returns their number and the
+// number of lines after them; what cannot be read, a torn gzip member say,
+// counts as one line, and ends the file.
+func keepLines(r io.Reader, keep int, kept func(line []byte) error) (lines, dropped int, err error) {
+	br := bufio.NewReaderSize(r, 1<<16)
+	var cur []byte // the line being read
+	for {
+		b, rerr := br.ReadSlice('\n')
+		cur = append(cur, b...)
+		if rerr == bufio.ErrBufferFull {
+			continue // a long line: its rest follows
+		}
+		if len(cur) > 0 && lines < keep && rerr == nil {
+			if err := kept(cur); err != nil {
+				return lines, dropped, err
+			}
+			lines++
+		} else if len(cur) > 0 || rerr != nil && rerr != io.EOF {
+			dropped++
+		}
+		cur = cur[:0]
+		if rerr != nil {
+			return lines, dropped, nil
+		}
+	}
+}
+
+// memberSink gzips lines into dst a member a block of blocks; flush, at
+// the end, makes the lines after the last block one more member.
+type memberSink struct {
+	w      *recordWriter
+	dst    io.Writer
+	blocks []sumChunk
+	line   int
+}
+
+func (m *memberSink) add(line []byte) error {
+	m.w.block = append(m.w.block, line...)
+	m.line++
+	if len(m.blocks) > 0 && m.line == m.blocks[0].Last {
+		m.blocks = m.blocks[1:]
+		return m.flush()
+	}
+	return nil
+}
+
+func (m *memberSink) flush() error {
+	if err := m.w.member(); err != nil {
+		return err
+	}
+	return m.w.writeData(m.dst)
 }
 
 // SumsOf is the results.sha256 a run writes for the results.jsonl lines

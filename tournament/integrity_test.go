@@ -2,8 +2,10 @@ package tournament
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,14 +19,50 @@ import (
 
 var usField = regexp.MustCompile(`,"us":[0-9.]+`)
 
-// readRecordLines is dir's results.jsonl, timing fields removed.
+// readRecordLines is the lines of dir's records, timing fields removed.
 func readRecordLines(t *testing.T, dir string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, ResultsFile))
+	b, err := ReadResultsData(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return usField.ReplaceAllString(string(b), "")
+}
+
+// writeRecordLines writes lines as dir's records, in the form dir has
+// them: gzipped a block a member, as a run writes them, or plain.
+func writeRecordLines(t *testing.T, dir string, lines string) {
+	t.Helper()
+	path, gz, err := resultsPath(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newRecordWriter(gz, 1, nil)
+	for _, l := range strings.SplitAfter(lines, "\n") {
+		if l != "" {
+			w.add([]byte(l))
+		}
+	}
+	w.closeBlock()
+	if err := os.WriteFile(path, w.Data.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// plainReport turns dir's records into the plain results.jsonl of a
+// report of an older calcsol.
+func plainReport(t *testing.T, dir string) {
+	t.Helper()
+	b, err := ReadResultsData(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ResultsFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, CompressedResultsFile)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // runDir plays tn into a new report directory and returns it.
@@ -58,9 +96,18 @@ func copyReport(t *testing.T, from string) string {
 	return to
 }
 
-// editFile rewrites dir/name through f.
+// editFile rewrites dir/name through f; ResultsFile names the lines of
+// the records, in either form.
 func editFile(t *testing.T, dir, name string, f func(string) string) {
 	t.Helper()
+	if name == ResultsFile {
+		b, err := ReadResultsData(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeRecordLines(t, dir, f(string(b)))
+		return
+	}
 	path := filepath.Join(dir, name)
 	b, err := os.ReadFile(path)
 	if err != nil && !os.IsNotExist(err) {
@@ -86,12 +133,14 @@ func editLine(n int, f func(string) string) func(string) string {
 }
 
 // A report's records are checksummed a block at a time: a record forged
-// after the run (a left-behind child making a strategy win), a torn line,
-// records removed or checksums missing are refused by --resume with the
-// file and the line or block; --repair truncates to the last good block,
-// says what it drops, and the run resumed to its end has exactly the
-// records of the run as played. Checksums the run was killed before
-// writing leave their records to be played again.
+// after the run (a left-behind child making a strategy win), a torn line
+// or gzip member, records removed or checksums missing are refused by
+// --resume with the file and the line or block; --repair truncates to the
+// last good block, says what it drops, and the run resumed to its end has
+// exactly the records of the run as played. Checksums the run was killed
+// before writing leave their records to be played again. All this holds
+// for the gzipped records a run writes and for the plain results.jsonl of
+// an older calcsol's report.
 func TestRecordChecksums(t *testing.T) {
 	tn, err := New(context.Background(), testPlan(t, 120), 42)
 	if err != nil {
@@ -105,83 +154,144 @@ func TestRecordChecksums(t *testing.T) {
 		t.Fatalf("%d games: too few for three blocks", games)
 	}
 	lastBlock := games - games%SumBlock + 1
+	gz := func(f func([]byte) []byte) func(string) string {
+		return func(s string) string { return string(f([]byte(s))) }
+	}
 	tests := []struct {
-		name string
-		file string
-		edit func(string) string
-		err  string // "" for a run that resumes as it is
-		keep int    // the lines --repair keeps
-		log  string
+		name    string
+		file    string
+		edit    func(string) string
+		err     string // "" for a run that resumes as it is; FILE is the records'
+		keep    int    // the lines --repair keeps
+		log     string
+		only    string // the one form of records the case is for
+		dropSum bool   // the last checksum is removed too
 	}{
 		{name: "intact", file: ResultsFile, edit: func(s string) string { return s },
 			log: "resuming: 600 of 600 games recorded; playing the other 0\n"},
 		{name: "forged win", file: ResultsFile, edit: editLine(300, func(l string) string {
 			l = regexp.MustCompile(`"won":false,"placed":\d+`).ReplaceAllString(l, `"won":true,"placed":52`)
 			return regexp.MustCompile(`,"end":"[^"]*"`).ReplaceAllString(l, `,"end":"won"`)
-		}), err: "results.jsonl:257-512: checksum mismatch: a record here was changed", keep: 256},
+		}), err: "FILE:257-512: checksum mismatch: a record here was changed", keep: 256},
 		{name: "torn line", file: ResultsFile, edit: editLine(100, func(l string) string { return l[:len(l)/2] + "\n" }),
-			err: "results.jsonl:100: unexpected EOF", keep: 0},
+			err: "FILE:100: unexpected EOF", keep: 0},
 		{name: "junk line too long", file: ResultsFile, edit: editLine(10, func(string) string { return strings.Repeat("x", 2<<20) + "\n" }),
-			err: "results.jsonl:10: a line longer than 1048576 bytes", keep: 0},
+			err: "FILE:10: a line longer than 1048576 bytes", keep: 0},
 		{name: "line removed", file: ResultsFile, edit: func(s string) string { return s[:strings.LastIndex(s[:len(s)-1], "\n")+1] },
 			err: "records were removed", keep: lastBlock - 1},
-		{name: "junk appended after the last checksum", file: ResultsFile, edit: func(s string) string { return s + "junk\n" },
+		{name: "junk appended after the last checksum", file: ResultsFile, only: ResultsFile, edit: func(s string) string { return s + "junk\n" },
 			log: "resuming: the last 1 records carry no checksum"},
+		{name: "junk member appended after the last checksum", file: CompressedResultsFile, only: CompressedResultsFile,
+			edit: gz(func(b []byte) []byte {
+				w := newRecordWriter(true, 1, nil)
+				w.add([]byte("junk\n"))
+				w.closeBlock()
+				return append(b, w.Data.Bytes()...)
+			}), log: "resuming: the last 1 records carry no checksum"},
 		{name: "checksums missing", file: SumsFile, edit: func(string) string { return "\x00remove" },
 			err: "results.sha256: missing", keep: 0},
 		{name: "checksum line garbled", file: SumsFile, edit: editLine(3, func(string) string { return "257-512 xyz\n" }),
 			err: "results.sha256:3: \"257-512 xyz\"", keep: 256},
 		{name: "last checksum never written", file: SumsFile, edit: func(s string) string { return s[:strings.LastIndex(s[:len(s)-1], "\n")+1] },
 			log: "resuming: the last " + itoa(games-lastBlock+1) + " records carry no checksum"},
+		// A machine that went down while the last block was written: part
+		// of its member, and no checksum.
+		{name: "torn last member", file: CompressedResultsFile, only: CompressedResultsFile, dropSum: true, edit: gz(func(b []byte) []byte { return b[:len(b)-20] }),
+			log: "resuming: 512 of 600 games recorded"},
+		{name: "torn member with its checksum", file: CompressedResultsFile, only: CompressedResultsFile, edit: gz(func(b []byte) []byte { return b[:len(b)-20] }),
+			err: "records were removed", keep: lastBlock - 1},
+		// gzip(1) makes one member of the whole: read as it is, but the
+		// lines after the last checksum cannot be cut off alone.
+		{name: "gzipped by hand", file: CompressedResultsFile, only: CompressedResultsFile, edit: gz(oneMember),
+			log: "resuming: 600 of 600 games recorded"},
+		{name: "gzipped by hand, last checksum never written", file: CompressedResultsFile, only: CompressedResultsFile, dropSum: true,
+			edit: gz(oneMember), err: "FILE:513: no gzip member ends after byte", keep: 512},
+		{name: "member garbled", file: CompressedResultsFile, only: CompressedResultsFile, edit: gz(func(b []byte) []byte {
+			i := bytes.Index(b[1:], []byte{0x1f, 0x8b}) + 1 // the second member
+			b[i+40] ^= 0xff
+			return b
+		}), err: "FILE:257: gzip member at byte", keep: 256},
 	}
 	for _, tc := range tests {
-		for _, repair := range []bool{false, true} {
-			name := tc.name
-			if repair {
-				name += ", --repair"
+		for _, form := range []string{CompressedResultsFile, ResultsFile} {
+			for _, repair := range []bool{false, true} {
+				if tc.only != "" && form != tc.only {
+					continue
+				}
+				name := tc.name + ", " + form
+				if repair {
+					name += ", --repair"
+				}
+				wantErr := strings.ReplaceAll(tc.err, "FILE", form)
+				t.Run(name, func(t *testing.T) {
+					dir := copyReport(t, played)
+					if form == ResultsFile {
+						plainReport(t, dir)
+					}
+					if tc.dropSum {
+						editFile(t, dir, SumsFile, func(s string) string { return s[:strings.LastIndex(s[:len(s)-1], "\n")+1] })
+					}
+					editFile(t, dir, tc.file, tc.edit)
+					m, text, err := ReadRun(dir)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var log bytes.Buffer
+					s, err := tn.Open(SessionOptions{Config: text, Dir: dir, Resume: &m, Workers: 2, Log: &log, Repair: repair})
+					if wantErr != "" && !repair {
+						var ce *CorruptError
+						if !errors.As(err, &ce) || !strings.Contains(err.Error(), wantErr) || ce.Keep != tc.keep {
+							t.Fatalf("error %v (keep %d), want a CorruptError containing %q, keep %d", err, keepOf(ce), wantErr, tc.keep)
+						}
+						if !strings.Contains(err.Error(), "--repair keeps "+linesUpTo(tc.keep)+",") {
+							t.Errorf("error %v does not say what --repair would keep", err)
+						}
+						return
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer s.Close()
+					if _, err := s.Play(context.Background()); err != nil {
+						t.Fatal(err)
+					}
+					if wantErr != "" && !strings.Contains(log.String(), "repair: keeping "+linesUpTo(tc.keep)+" of "+filepath.Join(dir, form)) {
+						t.Errorf("log %q does not say what the repair kept", log.String())
+					}
+					if tc.log != "" && !strings.Contains(log.String(), tc.log) {
+						t.Errorf("log %q, want %q", log.String(), tc.log)
+					}
+					if got := readRecordLines(t, dir); got != want {
+						t.Errorf("the resumed run's records differ from the run's as played")
+					}
+					if _, err := os.Stat(filepath.Join(dir, form)); err != nil {
+						t.Errorf("the resumed run left its records in another form: %v", err)
+					}
+					// What is left checks out whole.
+					if _, err := BaselineFromReport(dir); err != nil {
+						t.Errorf("after the resume: %v", err)
+					}
+				})
 			}
-			t.Run(name, func(t *testing.T) {
-				dir := copyReport(t, played)
-				editFile(t, dir, tc.file, tc.edit)
-				m, text, err := ReadRun(dir)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var log bytes.Buffer
-				s, err := tn.Open(SessionOptions{Config: text, Dir: dir, Resume: &m, Workers: 2, Log: &log, Repair: repair})
-				if tc.err != "" && !repair {
-					var ce *CorruptError
-					if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.err) || ce.Keep != tc.keep {
-						t.Fatalf("error %v (keep %d), want a CorruptError containing %q, keep %d", err, keepOf(ce), tc.err, tc.keep)
-					}
-					if !strings.Contains(err.Error(), "--repair keeps "+linesUpTo(tc.keep)+",") {
-						t.Errorf("error %v does not say what --repair would keep", err)
-					}
-					return
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer s.Close()
-				if _, err := s.Play(context.Background()); err != nil {
-					t.Fatal(err)
-				}
-				if tc.err != "" && !strings.Contains(log.String(), "repair: keeping "+linesUpTo(tc.keep)+" ") {
-					t.Errorf("log %q does not say what the repair kept", log.String())
-				}
-				if tc.log != "" && !strings.Contains(log.String(), tc.log) {
-					t.Errorf("log %q, want %q", log.String(), tc.log)
-				}
-				if got := readRecordLines(t, dir); got != want {
-					t.Errorf("the resumed run's records differ from the run's as played")
-				}
-				// What is left checks out whole.
-				if _, err := BaselineFromReport(dir); err != nil {
-					t.Errorf("after the resume: %v", err)
-				}
-			})
 		}
 	}
+}
+
+// oneMember is gzipped records gzipped anew as one member.
+func oneMember(b []byte) []byte {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		panic(err)
+	}
+	lines, err := io.ReadAll(zr)
+	if err != nil {
+		panic(err)
+	}
+	var out bytes.Buffer
+	zw := gzip.NewWriter(&out)
+	zw.Write(lines)
+	zw.Close()
+	return out.Bytes()
 }
 
 func keepOf(e *CorruptError) int {
@@ -318,7 +428,7 @@ func TestSumsOf(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := runDir(t, tn, []byte("c\n"))
-	res, _ := os.ReadFile(filepath.Join(dir, ResultsFile))
+	res, _ := ReadResultsData(dir)
 	sums, _ := os.ReadFile(filepath.Join(dir, SumsFile))
 	if got := SumsOf(res); string(got) != string(sums) {
 		t.Errorf("SumsOf:\n%s\nthe run wrote:\n%s", got, sums)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -60,7 +59,7 @@ func WriteJSONL(w io.Writer, id RunID, results []DeckResult) error {
 // ReadJSONL reads the records of one run written by WriteJSONL: every record
 // of the same strategy, corpus and rules, in increasing deck order — 0, 1,
 // 2, … for a whole corpus, or a tournament shard's decks (0, 30, 60, … in
-// its results.jsonl). Errors name the line: "results line 3: deck 5 after
+// its records). Errors name the line: "results line 3: deck 5 after
 // deck 7".
 func ReadJSONL(r io.Reader) (RunID, []DeckResult, error) {
 	id, out, err := readJSONL(r, false)
@@ -80,7 +79,8 @@ func readJSONL(r io.Reader, tolerateTorn bool) (RunID, []DeckResult, error) {
 
 // readReportRun is readJSONL for a report directory's results, checked
 // against their checksums as far as those go (a shard being played
-// checksums a block once it is written); a torn last line is left out.
+// checksums a block once it is written); a torn last line or gzip member
+// is left out.
 func readReportRun(dir string) (RunID, []DeckResult, error) {
 	m, err := ReadManifest(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -132,8 +132,9 @@ func (c *runCollector) add(line int, rec Record) error {
 }
 
 // ReadResults reads the records of one run from paths, each a file written by
-// WriteJSONL or a report directory (its results.jsonl, whose torn last
-// line, if any, is left out: a shard being played): one file, or the
+// WriteJSONL (plain or gzipped) or a report directory (its
+// results.jsonl.gz or results.jsonl, whose torn end, if any, is left out:
+// a shard being played): one file, or the
 // shards of a tournament, finished or not. Every file must hold records of
 // the same strategy, corpus and rules; the records are joined in deck
 // order, and a deck recorded twice is refused. A report directory with no
@@ -156,9 +157,11 @@ func ReadResults(paths ...string) (RunID, []DeckResult, error) {
 			if fid, res, err = readReportRun(path); err != nil {
 				return RunID{}, nil, fmt.Errorf("%s: %w", path, err)
 			}
-			path = filepath.Join(path, ResultsFile)
+			if p, err := ResultsPath(path); err == nil {
+				path = p
+			}
 		} else {
-			f, err := os.Open(path)
+			f, err := openRecords(path)
 			if err != nil {
 				return RunID{}, nil, err
 			}

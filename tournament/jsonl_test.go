@@ -2,6 +2,7 @@ package tournament
 
 import (
 	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -176,6 +177,40 @@ func TestCompareRuns(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(empty, ResultsFile), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The same records gzipped: a file as gzip(1) makes it, one member, and
+	// report directories as a run writes them, a member a block (one of
+	// them torn at the end: a shard being played), beside one that holds
+	// both forms.
+	gzipped := func(from, to string, members bool, cut int) string {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var z bytes.Buffer
+		if members {
+			w := newRecordWriter(true, 1, nil)
+			for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+				w.add(l)
+				w.closeBlock() // a member a line, so that there are several
+			}
+			z = w.Data
+		} else {
+			zw := gzip.NewWriter(&z)
+			zw.Write(data)
+			zw.Close()
+		}
+		to = filepath.Join(dir, to)
+		os.MkdirAll(filepath.Dir(to), 0o755)
+		if err := os.WriteFile(to, z.Bytes()[:z.Len()-cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return to
+	}
+	s1gz := gzipped(s1, "s1.jsonl.gz", false, 0)
+	s2bgz := filepath.Dir(gzipped(s2b, "s2bgz/"+CompressedResultsFile, true, 0))
+	tornGz := filepath.Dir(gzipped(s1b, "torngz/"+CompressedResultsFile, true, 10))
+	both := filepath.Dir(gzipped(s2b, "both/"+CompressedResultsFile, true, 0))
+	writeShard("both/"+ResultsFile, b, 1, 30, false, true, true)
 	files := func(p ...string) []string { return p }
 	tests := []struct {
 		name    string
@@ -205,6 +240,10 @@ func TestCompareRuns(t *testing.T) {
 		{"a torn file", files(s1), files(filepath.Join(dir, "torn.jsonl")), true, stats.Paired{}, nil, [2]int{}, "torn.jsonl: results line 3: incomplete last line"},
 		{"nothing recorded yet", files(s1), files(empty), true, stats.Paired{}, nil, [2]int{}, "empty-shard: no records"},
 		{"two strategies", files(s1, s2b), files(s1b), false, stats.Paired{}, nil, [2]int{}, "not one run"},
+		{"gzipped", files(s2, s1gz), files(s1b, s2bgz), false, stats.Paired{Games: 6, Both: 2, OnlyA: 2, OnlyB: 1, Neither: 1}, []int{0, 1, 30, 31, 60, 61}, [2]int{}, ""},
+		{"a gzipped shard being played, common", files(s1), files(tornGz), true, stats.Paired{Games: 2, OnlyA: 1, Neither: 1}, []int{0, 30}, [2]int{1, 0}, ""},
+		{"a torn gzipped file", files(s1), files(gzipped(s1b, "torn.jsonl.gz", true, 10)), true, stats.Paired{}, nil, [2]int{}, "torn.jsonl.gz: results line 3: incomplete last gzip member (a torn write)"},
+		{"both forms in a directory", files(s2), files(both), false, stats.Paired{}, nil, [2]int{}, "holds both results.jsonl.gz and results.jsonl"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,7 +1,6 @@
 package tournament
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -253,16 +252,19 @@ func (t *Tournament) order(s Shard, f func(cell, deck int) bool) {
 	}
 }
 
-// Results is a report directory's results.jsonl opened for appending: a
-// Sink that writes each batch of records at once, so that a run killed at
-// any point leaves complete records and at most one torn last line, and
-// appends the checksum of each block of SumBlock lines to results.sha256
-// once the block is written (Close writes the last, shorter one).
+// Results is a report directory's records opened for appending: a Sink
+// that writes records a block at a time into results.jsonl.gz, each block
+// of SumBlock lines one gzip member written at once when the block is
+// complete (Close writes the last, shorter one), so that a run killed at
+// any point leaves whole blocks and at most one torn last member; after
+// each block it appends the block's checksum to results.sha256. A run
+// resumed in a report with a plain results.jsonl appends to it a batch at
+// a time instead. Either way a killed run loses only what a resumed one
+// would play again: the games after the last checksum.
 type Results struct {
 	f, sums *os.File
-	summer  *summer
+	w       *recordWriter
 	buf     []byte
-	sumBuf  []byte
 }
 
 // ResultsOpened is what OpenResults found in a report directory.
@@ -280,8 +282,8 @@ type ResultsOpened struct {
 	Failures int
 }
 
-// OpenResults opens dir/results.jsonl for a run of shard s of t, creating it
-// or, to resume, reading the records it holds: they must be the first games
+// OpenResults opens dir's records for a run of shard s of t, creating
+// results.jsonl.gz or, to resume, reading the records it holds: they must be the first games
 // of the run's order, and each block of them must have the checksum
 // results.sha256 gives it (a torn last line, and lines after the last
 // checksum, are cut off). Each record read is counted in ta. It returns how
@@ -294,7 +296,10 @@ func (t *Tournament) OpenResults(dir string, s Shard, ta *Tally) (*Results, int,
 
 func (t *Tournament) openResults(dir string, s Shard, ta *Tally) (*Results, ResultsOpened, error) {
 	var o ResultsOpened
-	path := filepath.Join(dir, ResultsFile)
+	path, gz, err := resultsPath(dir)
+	if err != nil {
+		return nil, o, err
+	}
 	sumsPath := filepath.Join(dir, SumsFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -364,7 +369,10 @@ func (t *Tournament) openResults(dir string, s Shard, ta *Tally) (*Results, Resu
 	}
 	o.Dropped, o.Torn = rr.Tail, rr.Torn
 	// Cut what is not kept, then append.
-	size := rr.checkedSize()
+	size, err := rr.checkedSize()
+	if err != nil {
+		return fail(err)
+	}
 	if err := f.Truncate(size); err != nil {
 		return fail(err)
 	}
@@ -375,30 +383,41 @@ func (t *Tournament) openResults(dir string, s Shard, ta *Tally) (*Results, Resu
 	if err != nil {
 		return fail(err)
 	}
-	return &Results{f: f, sums: sums, summer: newSummer(rr.covered + 1)}, o, nil
+	return &Results{f: f, sums: sums, w: newRecordWriter(gz, rr.covered+1, nil)}, o, nil
 }
 
 // Write implements Sink.
 func (r *Results) Write(recs []Record) error {
-	r.buf, r.sumBuf = r.buf[:0], r.sumBuf[:0]
 	for i := range recs {
-		n := len(r.buf)
-		r.buf = recs[i].AppendJSON(r.buf)
-		r.sumBuf = r.summer.add(r.buf[n:], r.sumBuf)
+		r.buf = recs[i].AppendJSON(r.buf[:0])
+		if err := r.w.add(r.buf); err != nil {
+			return err
+		}
 	}
-	if _, err := r.f.Write(r.buf); err != nil {
-		return err
+	return r.flush()
+}
+
+// flush writes the records made whole, then their checksums.
+func (r *Results) flush() error {
+	if r.w.Data.Len() > 0 {
+		if err := r.w.writeData(r.f); err != nil {
+			return err
+		}
 	}
-	if len(r.sumBuf) > 0 {
-		_, err := r.sums.Write(r.sumBuf)
+	if len(r.w.Sums) > 0 {
+		_, err := r.sums.Write(r.w.Sums)
+		r.w.Sums = r.w.Sums[:0]
 		return err
 	}
 	return nil
 }
 
-// Close writes the checksum of the last block and closes the files.
+// Close writes the last block and its checksum and closes the files.
 func (r *Results) Close() error {
-	_, err := r.sums.Write(r.summer.flush(r.sumBuf[:0]))
+	err := r.w.closeBlock()
+	if err == nil {
+		err = r.flush()
+	}
 	if cerr := r.sums.Close(); err == nil {
 		err = cerr
 	}
@@ -458,10 +477,8 @@ func Merge(dir string, shards []string) (*Tally, Manifest, error) {
 		}
 	}
 	ta := t.NewTally()
-	sums := []byte(sumsHeader)
-	sum := newSummer(1)
-	err = atomicfile.WriteFunc(filepath.Join(dir, ResultsFile), func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 1<<16)
+	rw := newRecordWriter(true, 1, []byte(sumsHeader))
+	err = atomicfile.WriteFunc(filepath.Join(dir, CompressedResultsFile), func(w io.Writer) error {
 		var ferr error
 		var buf []byte
 		t.order(Shard{}, func(cell, deck int) bool {
@@ -486,8 +503,9 @@ func Merge(dir string, shards []string) (*Tally, Manifest, error) {
 				return false
 			}
 			buf = rec.AppendJSON(buf[:0])
-			sums = sum.add(buf, sums)
-			_, ferr = bw.Write(buf)
+			if ferr = rw.add(buf); ferr == nil && rw.Data.Len() >= 1<<16 {
+				ferr = rw.writeData(w)
+			}
 			return ferr == nil
 		})
 		if ferr != nil {
@@ -500,12 +518,15 @@ func Merge(dir string, shards []string) (*Tally, Manifest, error) {
 				return fmt.Errorf("merge: shard %s: %w", byK[k], err)
 			}
 		}
-		return bw.Flush()
+		if err := rw.closeBlock(); err != nil {
+			return err
+		}
+		return rw.writeData(w)
 	})
 	if err != nil {
 		return nil, first, err
 	}
-	if err := atomicfile.Write(filepath.Join(dir, SumsFile), sum.flush(sums)); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, SumsFile), rw.Sums); err != nil {
 		return nil, first, err
 	}
 	return ta, out, nil

@@ -1,7 +1,6 @@
 package tournament
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -176,8 +175,9 @@ func (t *Tournament) Open(opt SessionOptions) (*Session, error) {
 			if rerr != nil {
 				return nil, s.fail(rerr)
 			}
+			path, _ := ResultsPath(opt.Dir)
 			fmt.Fprintf(s.opt.Log, "repair: %v\nrepair: keeping %s of %s, dropping %d; their games are played again\n",
-				err, linesUpTo(ce.Keep), filepath.Join(opt.Dir, ResultsFile), dropped)
+				err, linesUpTo(ce.Keep), path, dropped)
 			keep = ce.Keep
 			s.tally = t.NewTally()
 			continue
@@ -227,7 +227,7 @@ func (s *Session) lockDir() error {
 	if l.Stale.PID != 0 && s.opt.Log != nil {
 		fmt.Fprintf(s.opt.Log, "report directory %s: taking over the lock left by %s, which has ended\n", s.opt.Dir, l.Stale)
 	}
-	if _, err := os.Stat(filepath.Join(s.opt.Dir, ResultsFile)); err == nil && s.opt.Resume == nil {
+	if HasResults(s.opt.Dir) && s.opt.Resume == nil {
 		return s.fail(&DirError{fmt.Errorf("report directory %s holds a run's results already", s.opt.Dir)})
 	}
 	return nil
@@ -328,19 +328,23 @@ func (s *Session) retryFailed(ctx context.Context) error {
 		return &DirError{err}
 	}
 	defer rr.close()
-	tmp, err := atomicfile.Create(filepath.Join(dir, ResultsFile))
+	path, gz, err := resultsPath(dir)
+	if err != nil {
+		return &DirError{err}
+	}
+	tmp, err := atomicfile.Create(path)
 	if err != nil {
 		return err
 	}
 	defer tmp.Abort()
-	bw := bufio.NewWriterSize(tmp, 1<<16)
-	sums, sum := []byte(sumsHeader), newSummer(1)
+	rw := newRecordWriter(gz, 1, []byte(sumsHeader))
 	var buf []byte
 	write := func(rec *Record) error {
 		buf = rec.AppendJSON(buf[:0])
-		sums = sum.add(buf, sums)
-		_, err := bw.Write(buf)
-		return err
+		if err := rw.add(buf); err != nil || rw.Data.Len() < 1<<16 {
+			return err
+		}
+		return rw.writeData(tmp)
 	}
 	// copyTo copies the old records up to the one of key (not written:
 	// its replay takes its place), or to the end when key is nil.
@@ -381,7 +385,10 @@ func (s *Session) retryFailed(ctx context.Context) error {
 		err = copyTo(nil)
 	}
 	if err == nil {
-		err = bw.Flush()
+		err = rw.closeBlock()
+	}
+	if err == nil {
+		err = rw.writeData(tmp)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -389,7 +396,7 @@ func (s *Session) retryFailed(ctx context.Context) error {
 		}
 		return err
 	}
-	if err := atomicfile.Write(filepath.Join(dir, SumsFile), sum.flush(sums)); err != nil {
+	if err := atomicfile.Write(filepath.Join(dir, SumsFile), rw.Sums); err != nil {
 		return err
 	}
 	if err := tmp.Commit(); err != nil {

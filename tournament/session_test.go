@@ -97,7 +97,7 @@ func TestSession(t *testing.T) {
 			}
 		})
 	}
-	if _, err := os.Stat(filepath.Join(dir, ResultsFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, CompressedResultsFile)); err != nil {
 		t.Error(err)
 	}
 }

@@ -217,9 +217,10 @@ difference in wins is unlikely to be luck of this corpus.
 
 A and B are each a file written by 'calcsol eval --out' (or --jsonl), a
 tournament report directory whose config enters one strategy (its
-results.jsonl), or several of these separated by commas: the shards of a
-sharded tournament, finished or still running. A quoted glob pattern
-('s3p-*') stands for the files or directories it matches.
+results.jsonl.gz, or an older report's results.jsonl), or several of these
+separated by commas: the shards of a sharded tournament, finished or still
+running. A quoted glob pattern ('s3p-*') stands for the files or
+directories it matches.
 
 The two runs must cover the same decks; --common compares them on the decks
 both recorded instead (one run's shards against another's, some of them not

@@ -98,7 +98,7 @@ func TestBadInput(t *testing.T) {
 		{args: []string{"play", "--deck", deck, "--stacks", "4", "--table", "nanzaki-shintani"}, stderr: `is for 3 stacks \(ZXC\), the game has 4`},
 		{args: []string{"play", "--deck", deck, "--option", "deadlock_check=maybe"}, stderr: `"maybe" is not one of partial, exact, none`},
 		{args: []string{"play", "--deck", deck, "--strategy", "oracle"}, stderr: `unknown strategy kind "oracle"`},
-		{args: []string{"play", "--dek", deck}, stderr: `unknown flag: --dek`},
+		{args: []string{"play", "--dek", deck}, stderr: `unknown flag --dek \(did you mean --deck\?\)`},
 		// deal
 		{args: []string{"deal", "stats", "--target", "flush"}, stderr: `unknown objective "flush"`},
 		{args: []string{"deal", "stats", "--from", "50", "--to", "0"}, stderr: `from 50 is above to 0`},

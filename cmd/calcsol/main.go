@@ -13,15 +13,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/calcsol/calcsol/internal/exitcode"
 	"github.com/calcsol/calcsol/internal/flagconfig"
 	"github.com/calcsol/calcsol/internal/interrupt"
+	"github.com/calcsol/calcsol/internal/suggest"
+	"github.com/calcsol/calcsol/plugin"
 	"github.com/calcsol/calcsol/tournament"
 )
 
@@ -56,6 +60,126 @@ func init() {
 	rootCmd.Version = "calcsol"
 	cobra.AddTemplateFunc("programVersion", tournament.ProgramVersion)
 	rootCmd.SetVersionTemplate("{{programVersion}}\n")
+	// One line with the nearest names (unknownCommand, flagError) rather
+	// than cobra's own suggestions, which take four lines and come only
+	// for the root's subcommands.
+	rootCmd.DisableSuggestions = true
+	rootCmd.SetFlagErrorFunc(flagError)
+}
+
+// flagError is the error for a flag the command does not take, on one
+// line with the flags nearest to it ("unknown flag --wrokers (did you mean
+// --workers?)"), and for any other mistake in the flags: exit status 2.
+func flagError(cmd *cobra.Command, err error) error {
+	var ne *pflag.NotExistError
+	switch {
+	case errors.Is(err, pflag.ErrHelp):
+		return err
+	case !errors.As(err, &ne):
+		return badInput("%w", err)
+	}
+	names := flagconfig.FlagNames(cmd)
+	if group := ne.GetSpecifiedShortnames(); group != "" {
+		// -wrokers, a long flag with one dash, reads as shorthands.
+		return badInput("unknown shorthand flag -%s in -%s%s", ne.GetSpecifiedName(), group, suggest.Hint(group, names, "--"))
+	}
+	name := ne.GetSpecifiedName()
+	hint := suggest.Hint(name, names, "--")
+	if hint == "" {
+		hint = elsewhere(cmd.Root(), name)
+	}
+	return badInput("unknown flag --%s%s", name, hint)
+}
+
+// elsewhere is " (a flag of calcsol tournament)" for a flag that other
+// commands take (up to three named), "" for one that none does.
+func elsewhere(root *cobra.Command, name string) string {
+	var paths []string
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.IsAvailableCommand() && c.LocalNonPersistentFlags().Lookup(name) != nil {
+			paths = append(paths, c.CommandPath())
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	switch {
+	case len(paths) == 0:
+		return ""
+	case len(paths) > 3:
+		return " (a flag of " + strings.Join(paths[:3], ", ") + " and others)"
+	}
+	return " (a flag of " + strings.Join(paths, ", ") + ")"
+}
+
+// unknownCommand is the error for args that name no command, with the
+// nearest commands ("unknown command \"tournamnet\" for \"calcsol\" (did
+// you mean tournament?)"), or nil. Cobra itself checks only the root's
+// subcommands: given one of a group's that does not exist ("calcsol corpus
+// generat"), it prints the group's help and exits 0.
+func unknownCommand(root *cobra.Command, args []string) error {
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		return nil
+	}
+	// Added by Execute, and found as commands.
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	c, rest, _ := root.Find(args)
+	if c == nil || c.Runnable() || !c.HasSubCommands() {
+		return nil
+	}
+	word, ok := firstArg(c, rest)
+	if !ok {
+		return nil
+	}
+	var names []string
+	for _, sub := range c.Commands() {
+		if sub.IsAvailableCommand() {
+			names = append(names, sub.Name())
+		}
+	}
+	return badInput("unknown command %q for %q%s", word, c.CommandPath(), suggest.Hint(word, names, ""))
+}
+
+// firstArg is the first of args that is neither a flag of c nor a flag's
+// value.
+func firstArg(c *cobra.Command, args []string) (string, bool) {
+	takesValue := func(f *pflag.Flag) bool { return f != nil && f.NoOptDefVal == "" }
+	lookup := func(name string) *pflag.Flag {
+		if f := c.Flags().Lookup(name); f != nil {
+			return f
+		}
+		return c.InheritedFlags().Lookup(name)
+	}
+	short := func(name string) *pflag.Flag {
+		if f := c.Flags().ShorthandLookup(name); f != nil {
+			return f
+		}
+		return c.InheritedFlags().ShorthandLookup(name)
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+			return "", false
+		case strings.HasPrefix(a, "--"):
+			if !strings.Contains(a, "=") && takesValue(lookup(a[2:])) {
+				i++
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			if len(a) == 2 && takesValue(short(a[1:])) {
+				i++
+			}
+		default:
+			return a, true
+		}
+	}
+	return "", false
 }
 
 // applyConfig fills every flag of cmd not given on the command line from
@@ -73,7 +197,13 @@ func applyConfig(cmd *cobra.Command, _ []string) error {
 
 func main() {
 	ctx, stop := interrupt.Context(context.Background())
-	err := rootCmd.ExecuteContext(ctx)
+	err := unknownCommand(rootCmd, os.Args[1:])
+	if err == nil {
+		err = rootCmd.ExecuteContext(ctx)
+	}
+	// Every command closes its plugin sessions; this is for a path that
+	// did not: no plugin outlives calcsol.
+	plugin.KillAll()
 	// Read before stop, which cancels ctx too.
 	msg, code := outcome(err, ctx.Err() != nil, interrupt.Interrupted(ctx, err))
 	stop()

@@ -106,6 +106,17 @@ func runMatch(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The strategies first: a misspelt spec costs no corpus load (nor a
+	// blind corpus drawn and announced). Building starts no plugin.
+	reg := strategyRegistry()
+	var sides [2]solver.Strategy
+	for i, spec := range args {
+		s, _, err := reg.Build(strategies.CommandLine{Spec: spec}, r)
+		if err != nil {
+			return badInput("%s %q: %w", "AB"[i:i+1], spec, err)
+		}
+		sides[i] = s
+	}
 	corpusArg, _ := f.GetString("corpus")
 	blind, _ := f.GetBool("blind")
 	var secret *tournament.Blind
@@ -121,15 +132,6 @@ func runMatch(cmd *cobra.Command, args []string) error {
 		opt.GameIDs = secret.GameIDs("match")
 	} else if opt.Corpus, err = corpus.OpenCalculation(corpusArg, corpusArg); err != nil {
 		return badInput("%v", err)
-	}
-	reg := strategyRegistry()
-	var sides [2]solver.Strategy
-	for i, spec := range args {
-		s, _, err := reg.Build(strategies.CommandLine{Spec: spec}, r)
-		if err != nil {
-			return badInput("%s %q: %w", "AB"[i:i+1], spec, err)
-		}
-		sides[i] = s
 	}
 	for _, s := range sides {
 		if b, ok := s.(solver.Batcher); ok {

@@ -126,15 +126,15 @@ not depend on --workers. docs/shuffles-analysis.md defines each measure.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&spec, "seq", "HDHRDHH", "shuffle sequence (docs/shuffles-models.md notation)")
+	f.StringVar(&spec, "seq", "HDHRDHH", "shuffle sequence, as in docs/shuffles-models.md")
 	f.Int64Var(&sets, "sets", 1_000_000, "number of independent sets s")
 	f.IntVar(&n, "n", 52, "deck size")
-	f.Uint64Var(&seed, "seed", 1, "seed; each set draws from its own stream derived from the seed and its number,\nso results do not depend on --workers")
+	f.Uint64Var(&seed, "seed", 1, "seed; each set draws from its own stream derived from the seed\nand its number, so results do not depend on --workers")
 	f.StringVar(&emaxSpec, "emax", "approx", `e_max: a number, "approx" or "reference"`)
 	f.IntVar(&workers, "workers", 0, "goroutines (0: all CPUs); results do not depend on it")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
-	f.StringVar(&pgm, "pgm", "", "write PREFIX-trial.pgm (set 0, black = card i at j) and PREFIX-average.pgm (Nose & Fukagawa)")
-	f.StringVar(&pngPrefix, "png", "", "write PREFIX-grey.png and PREFIX-bwr.png (blue/white/red against e_max)")
+	f.StringVar(&pgm, "pgm", "", "write PREFIX-trial.pgm (set 0, black = card i at j) and\nPREFIX-average.pgm (Nose & Fukagawa): the raw matrices")
+	f.StringVar(&pngPrefix, "png", "", "write PREFIX-grey.png (the average) and PREFIX-bwr.png\n(blue/white/red against e_max): pictures of the matrix with\naxes, title and colour scale")
 	f.String("shuffle-config", "", "YAML file of shuffle model parameters (default: the built-in defaults)")
 	return cmd
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/calcsol/calcsol/clairvoyant"
 	"github.com/calcsol/calcsol/decks/corpora"
 	"github.com/calcsol/calcsol/decks/corpus"
-	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/internal/exitcode"
 	"github.com/calcsol/calcsol/internal/progress"
 	"github.com/calcsol/calcsol/internal/textblock"
@@ -42,11 +41,14 @@ ignored.
 With --corpus (a corpus file or a built-in name: ` + strings.Join(corpora.Names(), ", ") + `), every deck,
 in parallel: the share of winnable decks with its Wilson 95 % interval, and
 the bound on every strategy's success rate, [winnable/n, (winnable+unknown)/n]
-widened by the Wilson interval at each end. --out writes the per-deck
-verdicts as JSON (corpus checksum, rules, per deck true/false/null);
---resume FILE reads such a file and searches only the decks it left unknown
-(with a larger --nodes, say). Stopped by --timeout (exit 0), or by Ctrl-C,
-SIGTERM or SIGHUP (exit 130), a run with --out still writes what it settled,
+widened by the Wilson interval at each end. --out F.json writes the
+per-deck verdicts as JSON (corpus checksum, rules, per deck true/false/null)
+and beside it F.lines.gz, a winning line for every winnable deck, which
+'calcsol verify-bound F.json' replays with the rules alone. --resume FILE
+reads such a file and searches only the decks it left unknown (with a larger
+--nodes, say), and those marked winnable without a line that wins.
+Stopped by --timeout (exit 0), or by Ctrl-C, SIGTERM or SIGHUP (exit 130),
+a run with --out still writes what it settled,
 the rest unknown, and says where to go on: --start N begins with deck N (0-based, corpus
 order) and searches the decks before it last, so that a stage stopped early
 goes on with the decks it did not reach. --try STRATEGY plays that strategy on each deck
@@ -106,7 +108,7 @@ program in the SAT competition's format named by --sat-solver.`,
 	f.Int64("nodes", 2_000_000, "search nodes allowed per deck (0: no limit)")
 	f.Duration("timeout", 0, "stop after this long (0: no limit); what is not settled then is unknown")
 	f.Int("workers", runtime.NumCPU(), "with --corpus: decks solved in parallel")
-	f.String("out", "", "with --corpus: write the per-deck verdicts to this JSON file")
+	f.String("out", "", "with --corpus: write the per-deck verdicts to this JSON file, and beside it a winning line for each winnable deck (F.json: F.lines.gz)")
 	f.String("resume", "", "with --corpus: keep the decks this earlier --out file settles, solve only its unknowns")
 	f.Int("start", 0, "with --corpus: begin with this deck (0-based, corpus order), search the decks before it last")
 	f.StringArray("try", nil, "with --corpus: play this strategy on each deck first; a won game settles the deck (a kind, with parameters: priority+rescue+endgame); repeat for several, tried in turn")
@@ -263,7 +265,7 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 		return badInput("%w", err)
 	}
 	if resume, _ := f.GetString("resume"); resume != "" {
-		if job.Prior, err = settledIn(resume, c, rules); err != nil {
+		if job.Prior, err = settledIn(cmd, resume, c, rules); err != nil {
 			return err
 		}
 	}
@@ -332,10 +334,14 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	}
 	if out != "" {
 		b := clairvoyant.NewBoundFile(strings.TrimSuffix(arg, ".txt"), c.Checksum, rules, budget, res.Results)
-		if err := atomicfile.WriteFunc(out, b.Write); err != nil {
+		lf, err := clairvoyant.EncodeLines(c.Decks(), c.Checksum, rules, res.Results)
+		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "per-deck verdicts: %s\n", out)
+		if err := clairvoyant.WriteBound(out, b, lf); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "per-deck verdicts: %s; winning lines: %s\n", out, clairvoyant.LinesPath(out))
 	}
 	if interrupted {
 		return exitcode.Error{Code: exitcode.Interrupted, Err: fmt.Errorf("interrupted: %d of %d decks settled, written to %s; continue with --resume %s%s", res.Winnable+res.Unwinnable, n, out, out, goOn)}
@@ -343,20 +349,20 @@ func solveCorpus(cmd *cobra.Command, ctx context.Context, arg string, rules solv
 	return nil
 }
 
-// settledIn reads the verdicts of the bound file path (--resume) for c.
-func settledIn(path string, c *corpus.Calculation, rules solver.Rules) ([]clairvoyant.Result, error) {
-	fh, err := os.Open(path)
+// settledIn reads the verdicts of the bound file path (--resume) for c, with
+// the winning lines beside it; a winnable verdict without a line that wins
+// is searched again.
+func settledIn(cmd *cobra.Command, path string, c *corpus.Calculation, rules solver.Rules) ([]clairvoyant.Result, error) {
+	b, lf, err := clairvoyant.ReadBound(path)
 	if err != nil {
-		return nil, badInput("--resume: %v", err)
-	}
-	b, err := clairvoyant.ReadBoundFile(fh)
-	fh.Close()
-	if err != nil {
-		return nil, badInput("--resume %s: %v", path, err)
+		return nil, badInput("--resume %v", err)
 	}
 	prior, err := b.Settled(c.Checksum, rules, c.Len)
 	if err != nil {
 		return nil, badInput("--resume %s: %v", path, err)
+	}
+	if n := clairvoyant.WithLines(prior, c.Decks(), rules, lf); n > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "--resume %s: %d winnable verdicts without a winning line are searched again\n", path, n)
 	}
 	return prior, nil
 }

@@ -51,14 +51,16 @@ in): the built-in strategies on the shipped corpora and a riffle-shuffled one,
 the searching players on the small shipped corpus.
 
 --out DIR writes a report directory, made once the config is found good:
-results.jsonl (one record per game, appended as games finish),
-results.sha256 (the checksum of each block of 256 records), summary.md,
-summary.json, rates.png, config.yaml (the resolved config) and manifest.json
-(program version, corpus checksums, strategy hashes). --resume DIR continues
-an interrupted run in DIR and ends with exactly the records an uninterrupted
-run would have; it refuses records changed after calcsol wrote them (their
-checksum differs) or torn, naming the file and line, and --repair truncates
-them to the last good record, saying what it drops, and plays the rest again.
+results.jsonl.gz (one JSON record per game, gzipped a block of 256 at a
+time as games finish: zcat reads it; an older calcsol's report has a plain
+results.jsonl, read alike), results.sha256 (the checksum of each block of
+256 records), summary.md, summary.json, rates.png, config.yaml (the
+resolved config) and manifest.json (program version, corpus checksums,
+strategy hashes). --resume DIR continues an interrupted run in DIR and
+ends with exactly the records an uninterrupted run would have; it refuses
+records changed after calcsol wrote them (their checksum differs) or torn,
+naming the file and line, and --repair truncates them to the last good
+record, saying what it drops, and plays the rest again.
 --retry-failed (with --resume) plays the games recorded as failed again and
 replaces their records. --shard k/N plays the decks d with d mod N = k−1;
 'calcsol merge' joins the shards' reports.
@@ -107,7 +109,7 @@ status 2). See docs/tournament.md.`,
 	f.String("resume", "", "continue the interrupted run whose report directory this is")
 	f.String("shard", "", "play shard k/N of the games (the decks d with d mod N = k−1)")
 	f.Duration("stop-after", 0, "after this long (e.g. 2h30m) begin no new games, finish those in play and stop (exit status 5; continue with --resume); 0: no limit")
-	f.Bool("trace", false, "record every game's moves in results.jsonl")
+	f.Bool("trace", false, "record every game's moves in the records (results.jsonl.gz)")
 	f.Bool("repair", false, "with --resume: truncate records that cannot be trusted to the last good one (saying what it drops) and play the rest again")
 	f.Bool("retry-failed", false, "with --resume: play the games recorded as failed again, replacing their records")
 	f.Bool("timing", true, "show ms per game (differs between runs)")
@@ -359,7 +361,7 @@ func runTournament(cmd *cobra.Command, args []string) error {
 		if err := tournament.CheckDirLock(out); err != nil {
 			return badInput("--out: %w", err)
 		}
-		if _, err := os.Stat(filepath.Join(out, tournament.ResultsFile)); err == nil {
+		if tournament.HasResults(out) {
 			return badInput("--out %s: it holds a run's results already (continue it with --resume %s, or choose another directory)", out, out)
 		}
 		opt.Dir = out

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"image/png"
 	"os"
@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/calcsol/calcsol/tournament"
 )
 
 const smallTournament = "testdata/tournament/small.yaml"
@@ -52,8 +54,8 @@ func TestTournamentGolden(t *testing.T) {
 	if _, errOut, code := calcsol(t, "", "tournament", smallTournament, "--out", dir); code != 0 {
 		t.Fatalf("--out: exit %d, %s", code, errOut)
 	}
-	// The chart: a PNG of the size for its three groups (what it plots is
-	// tested in tournament/report, as text).
+	// The chart: a PNG of the size for its three panels of one group each
+	// (what it plots is tested in tournament/report, as text).
 	f, err := os.Open(filepath.Join(dir, "rates.png"))
 	if err != nil {
 		t.Fatal(err)
@@ -63,8 +65,8 @@ func TestTournamentGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("rates.png: %v", err)
 	}
-	if size := img.Bounds().Size(); size.X != 576 || size.Y != 432 {
-		t.Errorf("rates.png: %d×%d pixels, want 576×432", size.X, size.Y)
+	if size := img.Bounds().Size(); size.X != 469 || size.Y != 896 {
+		t.Errorf("rates.png: %d×%d pixels, want 469×896", size.X, size.Y)
 	}
 	md := regexp.MustCompile(`(?m)^Program: .*\.`).ReplaceAllString(readStripped(t, filepath.Join(dir, "summary.md")), "Program: (masked).")
 	goldenFile(t, filepath.Join(tournamentGolden, "summary.golden.md"), md)
@@ -127,6 +129,22 @@ func readStripped(t *testing.T, path string) string {
 	return usField.ReplaceAllString(string(b), "")
 }
 
+// recordsOf is the lines of report directory dir's records, in either form.
+func recordsOf(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := tournament.ReadResultsData(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// countRecords counts the records of report directory dir.
+func countRecords(t *testing.T, dir string) int {
+	t.Helper()
+	return strings.Count(recordsOf(t, dir), "}\n")
+}
+
 // A run killed (kill -9) after a fifth of its games resumes, plays only
 // the rest, and ends with exactly the records of an uninterrupted run.
 func TestTournamentKillAndResume(t *testing.T) {
@@ -142,17 +160,15 @@ func TestTournamentKillAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	const total = bigGames
-	results := filepath.Join(killed, "results.jsonl")
-	// The run is killed once its file holds about a fifth of the records,
-	// judged by the file's size (a stat, cheap enough to poll often: reading
-	// the growing file each time fell behind a fast run on a loaded machine).
+	results := filepath.Join(killed, tournament.CompressedResultsFile)
+	sums := filepath.Join(killed, tournament.SumsFile)
+	// The run is killed once it has checksummed about a fifth of the
+	// records (a block is checksummed once it is written; the small file of
+	// checksums is cheap to read often, where reading the growing records
+	// each time fell behind a fast run on a loaded machine).
 	deadline := time.Now().Add(time.Minute)
-	for line := int64(0); ; {
-		if line == 0 {
-			if b, _ := os.ReadFile(results); bytes.IndexByte(b, '\n') > 0 {
-				line = int64(bytes.IndexByte(b, '\n') + 1)
-			}
-		} else if fi, err := os.Stat(results); err == nil && fi.Size() > line*total/5 {
+	for {
+		if b, err := os.ReadFile(sums); err == nil && lastChecksummed(b) > total/5 {
 			cmd.Process.Signal(syscall.SIGKILL)
 			break
 		}
@@ -165,14 +181,18 @@ func TestTournamentKillAndResume(t *testing.T) {
 	if err := cmd.Wait(); err == nil {
 		t.Fatal("the run finished before it was killed; make big.yaml bigger")
 	}
-	// A torn last line, as a kill in the middle of a write leaves it.
-	f, _ := os.OpenFile(results, os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(`{"v":1,"strategy":"gre`)
-	f.Close()
 	// The records the run had checksummed when it was killed are kept;
 	// those after the last checksum are played again.
-	lines := countLines(t, results)
-	before := checksummed(t, filepath.Join(killed, "results.sha256"))
+	lines := countRecords(t, killed)
+	before := checksummed(t, sums)
+	// A torn last block, as a kill in the middle of a write leaves it.
+	var torn bytes.Buffer
+	zw := gzip.NewWriter(&torn)
+	zw.Write([]byte(strings.Repeat(`{"v":1,"strategy":"greedy"}`+"\n", 100)))
+	zw.Close()
+	f, _ := os.OpenFile(results, os.O_APPEND|os.O_WRONLY, 0)
+	f.Write(torn.Bytes()[:torn.Len()/2])
+	f.Close()
 
 	_, errOut, code := calcsol(t, "", "tournament", "--resume", killed, "--workers", "2", "--format", "csv")
 	if code != 0 {
@@ -185,20 +205,26 @@ func TestTournamentKillAndResume(t *testing.T) {
 	if dropped := "the last " + strconv.Itoa(lines-before) + " records carry no checksum"; lines > before && !strings.Contains(errOut, dropped) {
 		t.Errorf("resume said %q, want %q", errOut, dropped)
 	}
-	sameAsUninterrupted(t, results, "the resumed run")
-	if countLines(t, results) != total {
-		t.Errorf("%d records, want %d", countLines(t, results), total)
+	sameAsUninterrupted(t, killed, "the resumed run")
+	if n := countRecords(t, killed); n != total {
+		t.Errorf("%d records, want %d", n, total)
 	}
 }
 
-// checksummed is the last line of results.jsonl that the checksums in
-// path (results.sha256) cover.
+// checksummed is the last line of the records that the checksums in path
+// (results.sha256) cover.
 func checksummed(t *testing.T, path string) int {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return lastChecksummed(b)
+}
+
+// lastChecksummed is the last line of the records that the checksums b
+// cover.
+func lastChecksummed(b []byte) int {
 	last := 0
 	lines := strings.Split(string(b), "\n")
 	for _, l := range lines[:len(lines)-1] { // a torn last line left out
@@ -212,26 +238,9 @@ func checksummed(t *testing.T, path string) int {
 	return last
 }
 
-func countLines(t *testing.T, path string) int {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	n := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if strings.HasSuffix(sc.Text(), "}") {
-			n++
-		}
-	}
-	return n
-}
-
 // Three shards, each a separate process holding only its share, merge into
 // the report a single run makes, byte for byte apart from timing. The shard
-// commands are the ones docs/tournament.md gives for Kubernetes and Slurm.
+// commands are the ones docs/cluster.md gives for Slurm and Kubernetes.
 func TestTournamentShardsMerge(t *testing.T) {
 	t.Parallel()
 	calcsol(t, "", "--help") // build the binary
@@ -241,7 +250,7 @@ func TestTournamentShardsMerge(t *testing.T) {
 	}
 	lines := docShardLines(t)
 	if len(lines) != 2 {
-		t.Fatalf("docs/tournament.md: %d shard command lines, want 2 (Kubernetes, Slurm): %q", len(lines), lines)
+		t.Fatalf("docs/cluster.md: %d shard command lines, want 2 (Slurm, Kubernetes): %q", len(lines), lines)
 	}
 	for i, line := range lines {
 		out := "reports" + strconv.Itoa(i)
@@ -256,14 +265,17 @@ func TestTournamentShardsMerge(t *testing.T) {
 		}
 		shards := []string{out + "/shard-3", out + "/shard-1", out + "/shard-2"}
 		for k, s := range shards {
-			if n := countLines(t, filepath.Join(dir, s, "results.jsonl")); n >= 8*200/2 {
+			if n := countRecords(t, filepath.Join(dir, s)); n >= 8*200/2 {
 				t.Errorf("shard %d holds %d records, more than its share", k, n)
 			}
 		}
 		if _, errOut, code := calcsolIn(t, dir, nil, "", append([]string{"merge", "--out", out + "/merged"}, shards...)...); code != 0 {
 			t.Fatalf("merge: %s", errOut)
 		}
-		for _, name := range []string{"results.jsonl", "summary.md", "rates.png", "manifest.json", "config.yaml"} {
+		if a, b := recordsOf(t, filepath.Join(dir, "single")), recordsOf(t, filepath.Join(dir, out, "merged")); usField.ReplaceAllString(a, "") != usField.ReplaceAllString(b, "") {
+			t.Errorf("merged records differ from the single run's")
+		}
+		for _, name := range []string{"summary.md", "rates.png", "manifest.json", "config.yaml"} {
 			a, b := readStripped(t, filepath.Join(dir, "single", name)), readStripped(t, filepath.Join(dir, out, "merged", name))
 			if a != b {
 				t.Errorf("merged %s differs from the single run's", name)
@@ -302,11 +314,11 @@ func TestTournamentShardsMerge(t *testing.T) {
 	}
 }
 
-// docShardLines returns the command lines of docs/tournament.md that run a
+// docShardLines returns the command lines of docs/cluster.md that run a
 // shard: "calcsol shard … --index $…" (a shard index from the environment).
 func docShardLines(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile("../../docs/tournament.md")
+	b, err := os.ReadFile("../../docs/cluster.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +344,6 @@ func TestTournamentStopAfter(t *testing.T) {
 	}
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run")
-	results := filepath.Join(run, "results.jsonl")
 	const total = bigGames
 	for sitting, args := range [][]string{
 		{bigTournament, "--workers", "1", "--out", run, "--stop-after", "300ms"},
@@ -340,17 +351,17 @@ func TestTournamentStopAfter(t *testing.T) {
 	} {
 		before := 0
 		if sitting > 0 {
-			before = countLines(t, results)
+			before = countRecords(t, run)
 		}
 		_, errOut, code := calcsol(t, "", append([]string{"tournament"}, args...)...)
-		n := countLines(t, results)
+		n := countRecords(t, run)
 		if sitting > 0 && code == 0 && n == total {
 			// The first sitting, one worker, plays about a fifth of the
 			// games in a second (TestTournamentKillAndResume): it must stop.
 			t.Logf("sitting %d finished the run within 300ms", sitting+1)
 			break
 		}
-		b, _ := os.ReadFile(results)
+		b := []byte(recordsOf(t, run))
 		want := "stopping: finishing the games in play (Ctrl-C would drop them)\ncalcsol: --stop-after 300ms: stopped: " + strconv.Itoa(n) + " of " + strconv.Itoa(total) + " games recorded in " + run +
 			"; continue with: calcsol tournament --resume " + run + "\n"
 		if sitting > 0 {
@@ -363,7 +374,7 @@ func TestTournamentStopAfter(t *testing.T) {
 	if _, errOut, code := calcsol(t, "", "tournament", "--resume", run, "--format", "csv"); code != 0 {
 		t.Fatalf("last sitting: exit %d: %s", code, errOut)
 	}
-	sameAsUninterrupted(t, results, "the run in sittings")
+	sameAsUninterrupted(t, run, "the run in sittings")
 }
 
 // uninterrupted holds the records of an uninterrupted run of big.yaml,
@@ -373,10 +384,10 @@ var uninterrupted struct {
 	records string
 }
 
-// sameAsUninterrupted checks that the file results holds exactly the records
-// of an uninterrupted run of big.yaml, timing fields aside; how names the
-// run that wrote it.
-func sameAsUninterrupted(t *testing.T, results, how string) {
+// sameAsUninterrupted checks that report directory dir holds exactly the
+// records of an uninterrupted run of big.yaml, timing fields aside; how
+// names the run that wrote it.
+func sameAsUninterrupted(t *testing.T, dir, how string) {
 	t.Helper()
 	uninterrupted.once.Do(func() {
 		dir, err := os.MkdirTemp("", "calcsol-uninterrupted-")
@@ -388,12 +399,12 @@ func sameAsUninterrupted(t *testing.T, results, how string) {
 		if _, errOut, code := calcsol(t, "", "tournament", bigTournament, "--out", whole, "--format", "csv"); code != 0 {
 			t.Fatalf("uninterrupted: exit %d: %s", code, errOut)
 		}
-		uninterrupted.records = readStripped(t, filepath.Join(whole, "results.jsonl"))
+		uninterrupted.records = usField.ReplaceAllString(recordsOf(t, whole), "")
 	})
 	if uninterrupted.records == "" {
 		t.Fatal("no uninterrupted run to compare with (it failed in an earlier test)")
 	}
-	if readStripped(t, results) != uninterrupted.records {
+	if usField.ReplaceAllString(recordsOf(t, dir), "") != uninterrupted.records {
 		t.Errorf("%s: its records differ from the uninterrupted run's", how)
 	}
 }
@@ -413,9 +424,9 @@ func TestTournamentInterrupt(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	results := filepath.Join(dir, "results.jsonl")
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
-		if b, _ := os.ReadFile(results); bytes.Count(b, []byte("\n")) > 200 {
+		// The records are written a block of 256 at a time.
+		if b, err := tournament.ReadResultsData(dir); err == nil && bytes.Count(b, []byte("\n")) > 200 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -428,7 +439,7 @@ func TestTournamentInterrupt(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
 		t.Fatalf("exit %v, want 130", err)
 	}
-	b, _ := os.ReadFile(results)
+	b := []byte(recordsOf(t, dir))
 	n := bytes.Count(b, []byte("\n"))
 	want := "calcsol: interrupted: " + strconv.Itoa(n) + " of " + strconv.Itoa(bigGames) + " games recorded in " + dir + "; continue with: calcsol tournament --resume " + dir + "\n"
 	if stderr.String() != want || !bytes.HasSuffix(b, []byte("}\n")) {
@@ -514,21 +525,26 @@ func TestTournamentMergePartial(t *testing.T) {
 		}
 	}
 	lines := func(name string) []string {
-		b, err := os.ReadFile(filepath.Join(dir, name, "results.jsonl"))
-		if err != nil {
+		return strings.Split(strings.TrimSuffix(recordsOf(t, filepath.Join(dir, name)), "\n"), "\n")
+	}
+	// plain writes lines as the plain records of report dir (those of an
+	// older calcsol's report).
+	plain := func(dir, lines string) {
+		if err := os.Remove(filepath.Join(dir, tournament.CompressedResultsFile)); err != nil {
 			t.Fatal(err)
 		}
-		return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+		if err := os.WriteFile(filepath.Join(dir, tournament.ResultsFile), []byte(lines), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// shard-3 cut short: its first ten records and half of the eleventh (a
-	// torn write, as a shard being written can show).
+	// torn write, as a shard being written can show), in the plain records
+	// of an older calcsol.
 	three := lines("shard-3")
 	cut := filepath.Join(dir, "cut-3")
 	copyDir(t, filepath.Join(dir, "shard-3"), cut)
 	torn := strings.Join(three[:10], "\n") + "\n" + three[10][:len(three[10])/2]
-	if err := os.WriteFile(filepath.Join(cut, "results.jsonl"), []byte(torn), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	plain(cut, torn)
 	// No checksum yet: a shard checksums its first 256 records once they
 	// are written.
 	sums, _ := os.ReadFile(filepath.Join(cut, "results.sha256"))
@@ -587,7 +603,7 @@ func TestTournamentMergePartial(t *testing.T) {
 		if diff := cmp.Diff(want, got, cmp.AllowUnexported(key{})); diff != "" {
 			t.Errorf("merge --partial %v: wins and games per row (-records +report):\n%s", tc.shards, diff)
 		}
-		if _, err := os.Stat(filepath.Join(dir, "results.jsonl")); err == nil {
+		if tournament.HasResults(dir) {
 			t.Errorf("merge --partial wrote a results file")
 		}
 	}
@@ -595,9 +611,7 @@ func TestTournamentMergePartial(t *testing.T) {
 	// shard given twice and --out.
 	bad := filepath.Join(dir, "bad-1")
 	copyDir(t, filepath.Join(dir, "shard-1"), bad)
-	if err := os.WriteFile(filepath.Join(bad, "results.jsonl"), []byte(strings.Join(append(one[:3:3], three[0]), "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	plain(bad, strings.Join(append(one[:3:3], three[0]), "\n")+"\n")
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/calcsol/calcsol/internal/suggest"
 )
 
 // Error is an error at one place of a YAML document: the file, the
@@ -386,7 +388,11 @@ func (d *Decoder) structure(n *yaml.Node, path string, line int, v reflect.Value
 			}
 		}
 		if k.Kind != yaml.ScalarNode || j < 0 {
-			d.fail(k.Line, JoinPath(path, k.Value), "unknown key (want "+want+")")
+			hint := ""
+			if m := suggest.Mean(k.Value, keys, ""); m != "" {
+				hint = "did you mean " + m + "? "
+			}
+			d.fail(k.Line, JoinPath(path, k.Value), "unknown key ("+hint+"want "+want+")")
 			continue
 		}
 		f := fields[j]

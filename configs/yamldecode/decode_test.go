@@ -98,6 +98,7 @@ func TestDecodeYAMLErrors(t *testing.T) {
 		{"list", "tags: p\n", "t.yaml:1: tags: want a list"},
 		{"list item", "tags: [p, '']\n", "t.yaml:1: tags[1]: want a non-empty text"},
 		{"nested unknown key", "items:\n  - {stack: 1}\n  - stack: 2\n    colour: red\n", "t.yaml:4: items[1].colour: unknown key (want stack, note)"},
+		{"misspelt key", "items:\n  - {stakc: 1}\n", "t.yaml:2: items[0].stakc: unknown key (did you mean stack? want stack, note)"},
 		{"nested scalar", "items:\n  - stack: x\n", `t.yaml:2: items[0].stack: "x" is not an integer`},
 		{"nested not a mapping", "items: [3]\n", "t.yaml:1: items[0]: want a mapping of stack, note"},
 		{"check", "items:\n  - {stack: 1}\n  - note: x\n", "t.yaml:3: items[1]: stack: missing"},

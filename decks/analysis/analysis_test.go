@@ -501,43 +501,111 @@ func TestPictures(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "trial.pgm", b.Bytes())
+}
 
+// The PNG pictures are tested through what they draw (Figure): the cells'
+// colours and the colour scale; one check that the PNG decodes at its size.
+func TestFigures(t *testing.T) {
+	m := &Matrix{N: 3, Sets: 4, Count: []int64{4, 0, 0, 0, 2, 2, 0, 2, 2}}
+	p := m.Probabilities()
 	// Blue/white/red: 1/3 ± 0.2 → cell 0 red (e = 2/3), zeros blue, 0.5 white.
-	b.Reset()
-	if err := WritePNG(&b, BWRImage(m.Probabilities(), 3, 0.2)); err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(&b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := CellPixels(3)
+	bwr := BWRFigure(p, 3, 0.2, "test")
 	var got []string
-	for i := range 3 {
-		for j := range 3 {
-			r, g, bl, _ := img.At(j*c+c/2, i*c+c/2).RGBA()
-			switch {
-			case r == 0xffff && g == 0xffff && bl == 0xffff:
-				got = append(got, "W")
-			case r > bl:
-				got = append(got, "R")
-			default:
-				got = append(got, "B")
-			}
+	for _, c := range bwr.Cells {
+		switch {
+		case c == ColourWhite:
+			got = append(got, "W")
+		case c.R > c.B:
+			got = append(got, "R")
+		default:
+			got = append(got, "B")
 		}
 	}
 	want := []string{"R", "B", "B", "B", "W", "W", "B", "W", "W"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("BWR cells (-want +got):\n%s", diff)
 	}
-	g := GreyImage(m.Probabilities(), 3)
+	g := GreyFigure(p, 3, "test")
 	// p = 1 is 1·n/4 = 0.75 of the way to black (black needs p ≥ 4/n > 1 here).
-	if y, want := g.GrayAt(0, 0).Y, uint8(math.Round(255*(1-0.75))); y != want {
+	if y, want := g.Cells[0].R, uint8(math.Round(255*(1-0.75))); y != want {
 		t.Errorf("grey p=1: %d, want %d", y, want)
 	}
 	// p = 0.5 is 0.5·n/4 = 0.375 of the way to black.
-	if y, want := g.GrayAt(c, c).Y, uint8(math.Round(255*(1-0.375))); y != want {
+	if y, want := g.Cells[4].R, uint8(math.Round(255*(1-0.375))); y != want {
 		t.Errorf("grey p=0.5: %d, want %d", y, want)
+	}
+
+	// The scales: their ticks, and colours that match the cells'.
+	var ticks []string
+	for _, tk := range append(g.Scale.Ticks, bwr.Scale.Ticks...) {
+		ticks = append(ticks, fmt.Sprintf("%.4g %s", tk.Value, tk.Label))
+	}
+	wantTicks := []string{"0 0", "0.3333 1/n", "0.6667 2/n", "1 3/n", "1.333 ≥ 4/n",
+		"-4 -1000", "-3 -100", "-2 -10", "-1 -1", "0 0", "1 +1", "2 +10", "3 +100", "4 +1000"}
+	if diff := cmp.Diff(wantTicks, ticks); diff != "" {
+		t.Errorf("scale ticks (-want +got):\n%s", diff)
+	}
+	if c := g.Scale.Colour(p[4]); c != g.Cells[4] {
+		t.Errorf("grey scale at p=0.5 is %v, the cell %v", c, g.Cells[4])
+	}
+	if g.Scale.Min != 0 || g.Scale.Max != 4.0/3 || bwr.Scale.Min != -4 || bwr.Scale.Max != 4 {
+		t.Errorf("scales %g..%g and %g..%g", g.Scale.Min, g.Scale.Max, bwr.Scale.Min, bwr.Scale.Max)
+	}
+
+	// One PNG: it decodes, at its size.
+	var b bytes.Buffer
+	if err := bwr.WritePNG(&b); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size := img.Bounds().Size(); size.X != 528 || size.Y != 624 {
+		t.Errorf("PNG %d×%d pixels, want 528×624", size.X, size.Y)
+	}
+}
+
+// Beyond ±e_max the blue/white/red colour deepens with |e| on a log scale,
+// in quarter decades, full at 1000·e_max; within it, and only there, it is
+// white.
+func TestBWRColour(t *testing.T) {
+	const emax = 1e-3
+	tests := []struct {
+		e     float64
+		white bool
+		tint  float64 // share of the way from white to the full colour
+		red   bool
+	}{
+		{0, true, 0, false},
+		{emax, true, 0, false},
+		{-emax, true, 0, false},
+		{1.0001 * emax, false, 0.4, true},
+		{-1.0001 * emax, false, 0.4, false},
+		{3 * emax, false, 0.45, true}, // log10 3 = 0.48: the second quarter decade
+		{10 * emax, false, 0.6, true},
+		{-100 * emax, false, 0.8, false},
+		{1000 * emax, false, 1, true},
+		{0.9, false, 0.95, true}, // 900 e_max: the last quarter decade short of full
+	}
+	for _, tc := range tests {
+		c := bwrColour(bwrValue(tc.e, emax))
+		if (c == ColourWhite) != tc.white {
+			t.Errorf("e = %g: %v, white %v", tc.e, c, tc.white)
+			continue
+		}
+		if tc.white {
+			continue
+		}
+		full := ColourBlue
+		if tc.red {
+			full = ColourRed
+		}
+		// The green channel goes from 255 (white) to full.G.
+		tint := (255 - float64(c.G)) / (255 - float64(full.G))
+		if math.Abs(tint-tc.tint) > 0.01 || (c.R > c.B) != tc.red {
+			t.Errorf("e = %g: %v, tint %.3f, want %.2f of %v", tc.e, c, tint, tc.tint, full)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package analysis_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/calcsol/calcsol/decks/analysis"
 	"github.com/calcsol/calcsol/decks/shuffle"
@@ -52,4 +53,35 @@ func ExampleClassification_String() {
 	c := analysis.Classification{N: 52, White: 2646}
 	fmt.Println(c)
 	// Output: C = 0.978(2646)
+}
+
+// The blue/white/red picture of 2 cards that never move, against
+// e_max = 0.01: each card always lands where it started (e = +0.5, red)
+// and never elsewhere (e = −0.5, blue); the scale's ticks are multiples of
+// e_max. Figure.WritePNG draws it with axes and the scale.
+func ExampleBWRFigure() {
+	f := analysis.BWRFigure([]float64{1, 0, 0, 1}, 2, 0.01, "no shuffle")
+	for i := range 2 {
+		var row []string
+		for _, c := range f.Cells[2*i : 2*i+2] {
+			switch {
+			case c == analysis.ColourWhite:
+				row = append(row, "white")
+			case c.R > c.B:
+				row = append(row, "red")
+			default:
+				row = append(row, "blue")
+			}
+		}
+		fmt.Println(strings.Join(row, " "))
+	}
+	var ticks []string
+	for _, t := range f.Scale.Ticks {
+		ticks = append(ticks, t.Label)
+	}
+	fmt.Println(strings.Join(ticks, " "))
+	// Output:
+	// red blue
+	// blue red
+	// -1000 -100 -10 -1 0 +1 +10 +100 +1000
 }

@@ -91,10 +91,32 @@ func (r *Report) Pictures(pgm, png string) []atomicfile.Output {
 	}
 	if png != "" {
 		out = append(out,
-			atomicfile.Output{Path: png + "-grey.png", Write: func(w io.Writer) error { return WritePNG(w, GreyImage(r.Probabilities, r.N)) }},
-			atomicfile.Output{Path: png + "-bwr.png", Write: func(w io.Writer) error { return WritePNG(w, BWRImage(r.Probabilities, r.N, r.Emax)) }})
+			atomicfile.Output{Path: png + "-grey.png", Write: r.GreyFigure().WritePNG},
+			atomicfile.Output{Path: png + "-bwr.png", Write: r.BWRFigure().WritePNG})
 	}
 	return out
+}
+
+// GreyFigure is the report's matrix in grey, for PREFIX-grey.png.
+func (r *Report) GreyFigure() Figure {
+	return GreyFigure(r.Probabilities, r.N, fmt.Sprintf("%s, n = %d, %s sets: where each card ends", r.Seq, r.N, setsText(r.Sets)))
+}
+
+// BWRFigure is the report's matrix against e_max, for PREFIX-bwr.png.
+func (r *Report) BWRFigure() Figure {
+	return BWRFigure(r.Probabilities, r.N, r.Emax, fmt.Sprintf("%s, n = %d, %s sets: against e_max, C = %.3f", r.Seq, r.N, setsText(r.Sets), r.C))
+}
+
+// setsText writes a power of ten as 10^k, other counts in digits.
+func setsText(s int64) string {
+	k, v := 0, s
+	for v >= 10 && v%10 == 0 {
+		v, k = v/10, k+1
+	}
+	if v == 1 && k >= 3 {
+		return fmt.Sprintf("10^%d", k)
+	}
+	return strconv.FormatInt(s, 10)
 }
 
 // Spread summarises the repeats of a calibration.
@@ -188,8 +210,8 @@ func Pictures(rows []Exact, prefix string) []atomicfile.Output {
 		if prefix == "" || r.Probabilities == nil {
 			continue
 		}
-		img := BWRImage(r.Probabilities, r.N, *r.Emax)
-		out = append(out, atomicfile.Output{Path: fmt.Sprintf("%s-k%d-bwr.png", prefix, r.K), Write: func(w io.Writer) error { return WritePNG(w, img) }})
+		f := BWRFigure(r.Probabilities, r.N, *r.Emax, fmt.Sprintf("%d riffles (exact), n = %d: against e_max, C = %.3f", r.K, r.N, *r.C))
+		out = append(out, atomicfile.Output{Path: fmt.Sprintf("%s-k%d-bwr.png", prefix, r.K), Write: f.WritePNG})
 	}
 	return out
 }

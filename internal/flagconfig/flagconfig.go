@@ -16,11 +16,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/calcsol/calcsol/internal/suggest"
 )
 
 // Apply fills every flag of cmd not given on the command line from file
@@ -72,7 +75,7 @@ func CheckKey(root *cobra.Command, key string) error {
 	for _, p := range parts[:len(parts)-1] {
 		sub := subcommand(c, p)
 		if sub == nil {
-			return fmt.Errorf("unknown key: %q has no subcommand %q", c.CommandPath(), p)
+			return fmt.Errorf("unknown key: %q has no subcommand %q%s", c.CommandPath(), p, suggest.Hint(p, commandNames(c), ""))
 		}
 		c = sub
 	}
@@ -81,9 +84,36 @@ func CheckKey(root *cobra.Command, key string) error {
 		return fmt.Errorf("%q is a command: put its flags under it (%s: {flag: value})", sub.CommandPath(), name)
 	}
 	if c.Flags().Lookup(name) == nil && c.InheritedFlags().Lookup(name) == nil && c.PersistentFlags().Lookup(name) == nil {
-		return fmt.Errorf("unknown key: %q has no flag --%s", c.CommandPath(), name)
+		return fmt.Errorf("unknown key: %q has no flag --%s%s", c.CommandPath(), name, suggest.Hint(name, FlagNames(c), ""))
 	}
 	return nil
+}
+
+// FlagNames returns the long names of the flags cmd takes, its own and
+// those it inherits, sorted, without help.
+func FlagNames(cmd *cobra.Command) []string {
+	var names []string
+	add := func(f *pflag.Flag) {
+		if f.Name != "help" && !f.Hidden && !slices.Contains(names, f.Name) {
+			names = append(names, f.Name)
+		}
+	}
+	cmd.Flags().VisitAll(add)
+	cmd.PersistentFlags().VisitAll(add)
+	cmd.InheritedFlags().VisitAll(add)
+	slices.Sort(names)
+	return names
+}
+
+// commandNames returns the names of c's subcommands that a user may give.
+func commandNames(c *cobra.Command) []string {
+	var names []string
+	for _, s := range c.Commands() {
+		if s.IsAvailableCommand() {
+			names = append(names, s.Name())
+		}
+	}
+	return names
 }
 
 func subcommand(c *cobra.Command, name string) *cobra.Command {

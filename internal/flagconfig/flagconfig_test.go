@@ -37,8 +37,10 @@ func TestApply(t *testing.T) {
 		{name: "nested", yaml: "shuffle: {apply: {show: deck}}", flag: "show", want: "deck",
 			cmd: func(_, apply *cobra.Command) *cobra.Command { return apply }},
 		{name: "persistent flag of the root", yaml: "config: x.yaml", flag: "workers", want: "1"},
-		{name: "flag typo", yaml: "eval: {workerz: 1}", err: `eval.workerz: unknown key: "calcsol eval" has no flag --workerz`},
-		{name: "command typo", yaml: "evall: {workers: 1}", err: `evall.workers: unknown key: "calcsol" has no subcommand "evall"`},
+		{name: "flag typo", yaml: "eval: {workerz: 1}", err: `eval.workerz: unknown key: "calcsol eval" has no flag --workerz (did you mean workers?)`},
+		{name: "command typo", yaml: "evall: {workers: 1}", err: `evall.workers: unknown key: "calcsol" has no subcommand "evall" (did you mean eval?)`},
+		{name: "nested typo", yaml: "shuffle: {aply: {show: deck}}", err: `shuffle.aply.show: unknown key: "calcsol shuffle" has no subcommand "aply" (did you mean apply?)`},
+		{name: "persistent flag typo", yaml: "eval: {confg: x.yaml}", err: `eval.confg: unknown key: "calcsol eval" has no flag --confg (did you mean config?)`},
 		{name: "top-level typo", yaml: "workers: 1", err: `workers: unknown key: "calcsol" has no flag --workers`},
 		{name: "command as a value", yaml: "shuffle: 3", err: `"calcsol shuffle" is a command`},
 		{name: "bad value", yaml: "eval: {workers: many}", err: "config eval.workers: invalid argument"},
@@ -58,7 +60,9 @@ func TestApply(t *testing.T) {
 			}
 			err := Apply(cmd, file, "TEST")
 			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
+				// A hint only where the case expects one.
+				if err == nil || !strings.Contains(err.Error(), tc.err) ||
+					strings.Contains(err.Error(), "did you mean") != strings.Contains(tc.err, "did you mean") {
 					t.Fatalf("error %v, want %q", err, tc.err)
 				}
 				return

@@ -42,3 +42,34 @@ func TestHangupCancels(t *testing.T) {
 		t.Fatal("SIGHUP did not cancel the context")
 	}
 }
+
+// A Context is watched from when it is made until its caller stops it, the
+// signal that cancelled it notwithstanding; stopping twice counts once.
+func TestWatched(t *testing.T) {
+	if Watched() {
+		t.Fatal("watched before any Context")
+	}
+	ctx, stop := Context(context.Background())
+	if !Watched() {
+		t.Error("not watched with a Context in use")
+	}
+	syscall.Kill(syscall.Getpid(), syscall.SIGTERM)
+	<-ctx.Done()
+	time.Sleep(10 * time.Millisecond) // the Context's own release of the signal
+	if !Watched() {
+		t.Error("not watched after the signal, before the caller stopped the Context")
+	}
+	stop()
+	stop()
+	if Watched() {
+		t.Error("still watched after stop")
+	}
+	_, stop2 := Context(context.Background())
+	if !Watched() {
+		t.Error("a second Context is not watched")
+	}
+	stop2()
+	if Watched() {
+		t.Error("watched after both were stopped")
+	}
+}

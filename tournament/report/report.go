@@ -8,7 +8,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"image/color"
 	"io"
 	"path/filepath"
 	"slices"
@@ -18,11 +17,6 @@ import (
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/calcsol/calcsol/internal/atomicfile"
 	"github.com/calcsol/calcsol/tournament"
@@ -229,98 +223,6 @@ func table(w io.Writer, markdown bool, header []string, left, n int, row func(in
 	return t.Render()
 }
 
-// Chart draws the success rates with their Wilson intervals: one point per
-// strategy, grouped by corpus and rules along the x axis, as a PNG.
-func Chart(w io.Writer, rep tournament.Report) error {
-	groups, series := chartData(rep)
-	p := plot.New()
-	p.Title.Text = "Success rate with its Wilson 95 % interval"
-	p.Y.Label.Text = "games won (%)"
-	p.Y.Min = 0
-	p.Legend.Top = true
-	p.Add(plotter.NewGrid())
-	for _, cs := range series {
-		sc, err := plotter.NewScatter(cs.pts.XYs)
-		if err != nil {
-			return err
-		}
-		c := plotutil.Color(cs.index)
-		sc.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(3), Shape: plotutil.Shape(cs.index)}
-		eb, err := plotter.NewYErrorBars(cs.pts)
-		if err != nil {
-			return err
-		}
-		eb.LineStyle.Color = c
-		p.Add(sc, eb)
-		p.Legend.Add(cs.name, sc)
-	}
-	p.NominalX(groups...)
-	p.X.Min, p.X.Max = -0.6, float64(len(groups))-0.4
-	p.Y.Max = max(p.Y.Max, 10) * 1.15 // room for the legend
-	p.BackgroundColor = color.White
-	wt, err := p.WriterTo(vg.Length(max(6, 1.6*float64(len(groups))))*vg.Inch, 4.5*vg.Inch, "png")
-	if err != nil {
-		return err
-	}
-	var b bytes.Buffer
-	if _, err := wt.WriteTo(&b); err != nil {
-		return err
-	}
-	_, err = w.Write(b.Bytes())
-	return err
-}
-
-// chartSeries is one strategy's points in Chart: index is its place among
-// the report's strategies (its colour and glyph).
-type chartSeries struct {
-	name  string
-	index int
-	pts   errPoints
-}
-
-// chartData is what Chart plots: the groups along the x axis (corpus and
-// rules, in the order of the rows) and, for each strategy with a game
-// played, its rates in per cent at x positions spread within the groups,
-// with the distances down and up to the interval's ends.
-func chartData(rep tournament.Report) (groups []string, series []chartSeries) {
-	var strategies []string
-	gi, si := map[string]int{}, map[string]int{}
-	for _, r := range rep.Rows {
-		k := r.Corpus + "\n" + r.Rules
-		if _, ok := gi[k]; !ok {
-			gi[k] = len(groups)
-			groups = append(groups, k)
-		}
-		if _, ok := si[r.Strategy]; !ok {
-			si[r.Strategy] = len(strategies)
-			strategies = append(strategies, r.Strategy)
-		}
-	}
-	width := 0.7
-	for s, name := range strategies {
-		var pts errPoints
-		for _, r := range rep.Rows {
-			if r.Strategy != name || !r.Applicable || r.Games == 0 {
-				continue
-			}
-			x := float64(gi[r.Corpus+"\n"+r.Rules]) - width/2 + width*(float64(s)+0.5)/float64(len(strategies))
-			y := 100 * r.Rate
-			pts.XYs = append(pts.XYs, plotter.XY{X: x, Y: y})
-			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{y - 100*r.CILow, 100*r.CIHigh - y})
-		}
-		if len(pts.XYs) == 0 {
-			continue
-		}
-		series = append(series, chartSeries{name: name, index: s, pts: pts})
-	}
-	return groups, series
-}
-
-type errPoints struct {
-	plotter.XYs
-	plotter.YErrors
-}
-
 // Summary files of a report directory.
 const (
 	SummaryMarkdown = "summary.md"
@@ -341,7 +243,8 @@ func WriteFiles(dir string, rep tournament.Report, m tournament.Manifest) error 
 	for _, s := range m.Strategies {
 		fmt.Fprintf(&md, "- strategy %s: %s (config hash %s)\n", s.Name, s.Spec, s.Hash)
 	}
-	md.WriteString("\n")
+	// The chart first: the tables after it give the figures.
+	fmt.Fprintf(&md, "\n![success rates](%s)\n\n", ChartPNG)
 	if err := Write(&md, rep, "markdown", Options{}); err != nil {
 		return err
 	}
