@@ -14,14 +14,16 @@ import (
 
 // inProcess runs the calcsol command line args in this process, on a
 // command tree of its own (made by the constructors main's commands come
-// from), and returns what calcsol prints and its exit status: main's last
-// line and status for the error (outcome). No config file is read; the
-// CALCSOL_ environment applies as in calcsol.
+// from, under a root set as rootCmd is), and returns what calcsol prints
+// and its exit status: main's last line and status for the error
+// (outcome). No config file is read; the CALCSOL_ environment applies as
+// in calcsol.
 func inProcess(args ...string) (stdout, stderr string, code int) {
 	root := &cobra.Command{
-		Use:           rootCmd.Use,
-		SilenceUsage:  true,
-		SilenceErrors: true,
+		Use:                rootCmd.Use,
+		SilenceUsage:       rootCmd.SilenceUsage,
+		SilenceErrors:      rootCmd.SilenceErrors,
+		DisableSuggestions: rootCmd.DisableSuggestions,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			if err := flagconfig.Apply(cmd, "", "CALCSOL"); err != nil {
 				return badInput("%w", err)
@@ -30,6 +32,7 @@ func inProcess(args ...string) (stdout, stderr string, code int) {
 		},
 	}
 	root.PersistentFlags().String("config", "", "config file")
+	root.SetFlagErrorFunc(rootCmd.FlagErrorFunc())
 	root.AddCommand(newAnalyzeCmd(), newAutopsyCmd(), newBaselineCmd(), newRegressCmd(),
 		newVerifyBlindCmd(), newCorpusCmd(), newDealCmd(), newEvalCmd(), newMatchCmd(),
 		newPlayCmd(), newPluginCmd(), newReplayCmd(), newSATWorkerCmd(), newShuffleCmd(),
@@ -40,7 +43,12 @@ func inProcess(args ...string) (stdout, stderr string, code int) {
 	root.SetIn(strings.NewReader(""))
 	root.SetOut(&o)
 	root.SetErr(&e)
-	msg, code := outcome(root.ExecuteContext(context.Background()), false, false)
+	// As main runs it.
+	err := unknownCommand(root, args)
+	if err == nil {
+		err = root.ExecuteContext(context.Background())
+	}
+	msg, code := outcome(err, false, false)
 	if msg != "" {
 		e.WriteString("calcsol: " + msg + "\n")
 	}
