@@ -1,13 +1,10 @@
 package plugin_test
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -20,13 +17,10 @@ import (
 	"time"
 
 	"github.com/calcsol/calcsol/decks/corpus"
+	"github.com/calcsol/calcsol/internal/testprog"
 	"github.com/calcsol/calcsol/plugin"
 	"github.com/calcsol/calcsol/solver"
 )
-
-// binDir holds the programs the tests build: calcsol, the example plugin
-// and the misbehaving test plugin.
-var binDir string
 
 func TestMain(m *testing.M) {
 	// These tests wait on plugin processes (starts, timeouts, signals) more
@@ -38,84 +32,28 @@ func TestMain(m *testing.M) {
 	if !set {
 		_ = flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0))))
 	}
-	dir, temporary, err := programDir()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
 	code := m.Run()
 	plugin.KillAll()
-	if temporary {
-		os.RemoveAll(dir)
-	}
 	os.Exit(code)
 }
 
-// programDir returns the directory for the test programs: one of this
-// checkout's own in the user's cache directory, kept between runs — go
-// build relinks only a program whose inputs changed, so that a run after
-// one that built them, the code unchanged, links nothing (linking the three
-// is most of a run's CPU time) — or, without a cache directory, a temporary
-// one.
-func programDir() (dir string, temporary bool, err error) {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		return "", false, err
-	}
-	if cache, err := os.UserCacheDir(); err == nil {
-		sum := sha256.Sum256([]byte(root))
-		dir := filepath.Join(cache, "calcsol-test", hex.EncodeToString(sum[:8]))
-		if err := os.MkdirAll(dir, 0o755); err == nil {
-			return dir, false, nil
-		}
-	}
-	dir, err = os.MkdirTemp("", "calcsol-plugin-test-")
-	return dir, true, err
-}
+// programs holds the programs the tests run — calcsol, the example plugin
+// and the misbehaving test plugin — built from this checkout once per
+// version of the sources (package testprog, shared with the command's
+// tests), looked up the first time one is needed.
+var programs = sync.OnceValues(func() (string, error) { return testprog.Dir("..") })
 
-// programs are the main packages the tests run, relative to the module
-// root: built together, once per test binary, the first time one is needed
-// (one go build links them in parallel; alone, each cost a link in turn).
-var programs = []string{"./cmd/calcsol", "./examples/goplugin", "./plugin/testdata/misbehave"}
-
-var built struct {
-	once sync.Once
-	err  error
-}
-
-// build returns the path of program pkg (one of programs), building them
-// all the first time.
+// build returns the path of program pkg (one of testprog.Programs).
 func build(t testing.TB, pkg string) string {
 	t.Helper()
-	if !slices.Contains(programs, pkg) {
-		t.Fatalf("build %s: not among the test programs %v", pkg, programs)
+	if !slices.Contains(testprog.Programs, pkg) {
+		t.Fatalf("build %s: not among the test programs %v", pkg, testprog.Programs)
 	}
-	built.once.Do(func() {
-		// Another test process of this checkout (a -race run beside a plain
-		// one) may build into the same directory: one at a time. go build
-		// replaces a program by a new file, so one that runs is not touched.
-		lock, err := os.OpenFile(filepath.Join(binDir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
-		if err != nil {
-			built.err = err
-			return
-		}
-		defer lock.Close()
-		if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-			built.err = fmt.Errorf("locking %s: %w", lock.Name(), err)
-			return
-		}
-		defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
-		cmd := exec.Command("go", append([]string{"build", "-o", binDir + string(filepath.Separator)}, programs...)...)
-		cmd.Dir = ".."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build %v: %v\n%s", programs, err, out)
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
+	dir, err := programs()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return filepath.Join(binDir, path.Base(pkg))
+	return filepath.Join(dir, path.Base(pkg))
 }
 
 // shippedDecks returns the first n decks of a shipped corpus.

@@ -6,9 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,30 +14,27 @@ import (
 )
 
 // The tests that need a real process (exit statuses, signals, resuming
-// after kill -9) run a calcsol binary: the test binary itself, under the
-// name calcsol (TestMain runs main then, as in the scripts). Like the
-// scripts (script_test.go), they do not run under the race detector, where
-// each process would play its games ten times slower to check the same
-// output; go test ./cmd/calcsol runs them.
+// after kill -9) and the scripts run a calcsol binary built from this
+// checkout (calcsolBinary). Like the scripts (script_test.go), they do not
+// run under the race detector, where each process would play its games ten
+// times slower to check the same output; go test ./cmd/calcsol runs them.
 var (
-	binOnce sync.Once
-	binDir  string
-	binPath string
-	binErr  error
+	binDir  string // the directory of the calcsol binary, for PATH
+	binPath string // the calcsol binary
 )
 
-// cleanupM removes the built binary after the tests ran.
-type cleanupM struct{ m *testing.M }
-
-func (c cleanupM) Run() int {
-	code := c.m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
+// binary returns the calcsol binary's path (fatal if it cannot be built).
+func binary(t testing.TB) string {
+	t.Helper()
+	if err := calcsolBinary(); err != nil {
+		t.Fatalf("building calcsol: %v", err)
 	}
-	return code
+	return binPath
 }
 
-// the split of standard output and error are tested as a user sees them.
+// calcsol runs the calcsol binary with stdin and args as a process, so that
+// the exit status and the split of standard output and error are tested as
+// a user sees them.
 func calcsol(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	return calcsolIn(t, "", nil, stdin, args...)
@@ -51,26 +46,7 @@ func calcsolIn(t *testing.T, dir string, env []string, stdin string, args ...str
 	if raceDetector {
 		t.Skip("runs calcsol as a process, without the race detector: go test ./cmd/calcsol")
 	}
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "calcsol-test-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binDir = dir
-		binPath = filepath.Join(dir, "calcsol")
-		if !filepath.IsAbs(binPath) {
-			binPath, _ = filepath.Abs(binPath)
-		}
-		exe, err := os.Executable()
-		if err == nil {
-			err = os.Symlink(exe, binPath)
-		}
-		binErr = err
-	})
-	if binErr != nil {
-		t.Fatalf("building calcsol: %v", binErr)
-	}
+	binary(t)
 	// A hung command fails its test instead of outliving the test binary.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -17,7 +17,7 @@ import (
 // Ctrl-C (SIGINT) stops every long-running command with exit status 130
 // and a last line on standard error saying so: the commands that keep what
 // they did say how to go on, the others that they wrote nothing. Each is
-// interrupted once busy (it has used 0.2 s of CPU, well past its start,
+// interrupted once busy (it has used 0.1 s of CPU, twice its start,
 // well before its end). The tournament with --out and the corpus solve with
 // --out are tested in their own files, with what they keep.
 func TestInterruptExitStatus(t *testing.T) {
@@ -61,7 +61,7 @@ func TestInterruptExitStatus(t *testing.T) {
 			}
 			done := make(chan error, 1)
 			go func() { done <- cmd.Wait() }()
-			if err := busy(cmd.Process.Pid, 200*time.Millisecond, done); err != nil {
+			if err := busy(cmd.Process.Pid, 100*time.Millisecond, done); err != nil {
 				cmd.Process.Kill()
 				t.Fatal(err)
 			}

@@ -19,11 +19,6 @@ import (
 	"github.com/calcsol/calcsol/internal/longtest"
 )
 
-// TestMain lets the test binary run as the calcsol command inside scripts.
-func TestMain(m *testing.M) {
-	testscript.Main(cleanupM{m}, map[string]func(){"calcsol": main})
-}
-
 // TestScripts runs the command-line scripts under testdata/script: each
 // README and --help example as written, with its output and exit status
 // (TestExamplesAreScripts checks that none is missing). go test -update
@@ -39,6 +34,8 @@ func TestScripts(t *testing.T) {
 	if raceDetector {
 		t.Skip("the scripts run without the race detector: go test ./cmd/calcsol")
 	}
+	// The scripts' calcsol is a binary built from this checkout.
+	binary(t)
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		UpdateScripts:       goldenfile.Updating(),
@@ -60,6 +57,7 @@ func TestScripts(t *testing.T) {
 			"noglob":  cmdNoglob,
 		},
 		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
 			// The shipped files some scripts compare with.
 			for _, f := range []string{"decks/corpora/uniform-30000.txt", "decks/corpora/uniform-1000.txt", "configs/priority/nanzaki-shintani-4.yaml"} {
 				data, err := os.ReadFile("../../" + f)

@@ -95,6 +95,8 @@ func TestSolveCorpus(t *testing.T) {
 	}
 }
 
+// solve refuses bad flags and arguments with exit status 2 (in process:
+// inProcess).
 func TestSolveBadInput(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
@@ -110,7 +112,7 @@ func TestSolveBadInput(t *testing.T) {
 		{"solve", "--corpus", "uniform-1000", "--start", "1000"},
 		{"solve", "--corpus", "uniform-1000", "--start", "-1"},
 	} {
-		if _, _, code := calcsol(t, "", args...); code != 2 {
+		if _, _, code := inProcess(args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
@@ -132,7 +134,7 @@ func TestSolveModeFlags(t *testing.T) {
 		{[]string{"--corpus", "uniform-1000", "--json"}, "--json needs --deck"},
 	}
 	for _, tc := range tests {
-		_, errOut, code := calcsol(t, "", append([]string{"solve"}, tc.args...)...)
+		_, errOut, code := inProcess(append([]string{"solve"}, tc.args...)...)
 		if code != 2 || !strings.HasPrefix(errOut, "calcsol: "+tc.want) || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and one line %q", tc.args, code, errOut, tc.want)
 		}

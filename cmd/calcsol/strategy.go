@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -15,11 +16,16 @@ import (
 // addStrategyFlags registers --strategy, --set, --table and --option on cmd.
 func addStrategyFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.String("strategy", "priority", "strategy to play: a kind ("+strings.Join(strategyRegistry().Names(), ", ")+"),\noptionally with parameters and wrappers: priority:deadlock_check=exact+endgame:k=4")
+	f.String("strategy", "priority", "strategy to play: a kind ("+strategyKinds()+"),\noptionally with parameters and wrappers: priority:deadlock_check=exact+endgame:k=4")
 	f.StringArray("set", nil, "set a parameter of the strategy's KIND layer (or of the first layer that has KEY),\n[KIND.]KEY=VALUE: --set endgame.k=6; repeatable (calcsol strategies lists them)")
 	f.String("table", "", "priority table (shorthand for --set priority.table=NAME): a YAML file or a shipped name ("+strings.Join(configs.PriorityNames(), ", ")+");\ndefault: the shipped table for the number of stacks")
 	f.StringArray("option", nil, "override a table option (shorthand for --set priority.KEY=VALUE), key=value\n(tx_respects_reservation, deadlock_check, on_exhausted, reassign_tops); repeatable")
 }
+
+// strategyKinds lists the kinds of strategy, for the help of the commands
+// that play one: made once, as every calcsol process makes the help of
+// every command when it starts.
+var strategyKinds = sync.OnceValue(func() string { return strings.Join(strategyRegistry().Names(), ", ") })
 
 // newStrategy builds the strategy named by cmd's flags and a label that
 // names it in reports under rules r (strategies.Registry.Build).

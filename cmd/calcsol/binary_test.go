@@ -1,0 +1,22 @@
+package main
+
+import (
+	"path/filepath"
+	"sync"
+
+	"github.com/calcsol/calcsol/internal/testprog"
+)
+
+// calcsolBinary finds the calcsol binary the scripts and the process tests
+// run, built from this checkout (package testprog: once per version of the
+// sources, shared with the plugin tests), and sets binDir and binPath. A
+// real binary starts faster than the test binary run as calcsol, and the
+// scripts start it some hundred times.
+var calcsolBinary = sync.OnceValue(func() error {
+	dir, err := testprog.Dir("../..")
+	if err != nil {
+		return err
+	}
+	binDir, binPath = dir, filepath.Join(dir, "calcsol")
+	return nil
+})
