@@ -204,8 +204,10 @@ func main() {
 	// Every command closes its plugin sessions; this is for a path that
 	// did not: no plugin outlives calcsol.
 	plugin.KillAll()
-	// Read before stop, which cancels ctx too.
-	msg, code := outcome(err, ctx.Err() != nil, interrupt.Interrupted(ctx, err))
+	// Read before stop, which cancels ctx too. Received, not ctx.Err: a
+	// command's own signal context may have been cancelled, and the
+	// command returned, before ctx was.
+	msg, code := outcome(err, interrupt.Received(), interrupt.Interrupted(ctx, err) || interrupt.Received() && errors.Is(err, context.Canceled))
 	stop()
 	if msg != "" {
 		fmt.Fprintln(os.Stderr, "calcsol: "+msg)

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -151,7 +150,7 @@ func runTune(cmd *cobra.Command, _ []string) error {
 		searched = true
 		fmt.Fprintln(cmd.ErrOrStderr()) // the end of the progress line
 	}
-	ctx, stop := signal.NotifyContext(contextOf(cmd), os.Interrupt)
+	ctx, stop := signalContext(cmd)
 	defer stop()
 	o, err := tune.Run(ctx, job)
 	if o != nil && !searched {

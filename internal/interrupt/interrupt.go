@@ -31,22 +31,94 @@ var Signals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 // watching counts the Contexts made and not yet stopped by their callers.
 var watching atomic.Int64
 
+// One listener serves every Context, so that the signal is recorded
+// (Received) before any Context is cancelled by it: code that sees its
+// Context cancelled by a signal, however deeply nested, and returns, finds
+// Received true in the caller. With a signal.NotifyContext each, a nested
+// context could be cancelled, and its command return, before the outer
+// one's goroutine had run.
+var (
+	mu       sync.Mutex
+	live     = map[*context.CancelCauseFunc]struct{}{}
+	signals  chan os.Signal // nil when no Context listens
+	received atomic.Pointer[SignalError]
+)
+
+// SignalError is the cause of a Context cancelled by a signal. It is a
+// context.Canceled (errors.Is), as the cancellation's error.
+type SignalError struct{ Signal os.Signal }
+
+func (e *SignalError) Error() string { return e.Signal.String() + " signal received" }
+
+// Is makes a SignalError a context.Canceled.
+func (e *SignalError) Is(target error) bool { return target == context.Canceled }
+
 // Context returns a copy of parent cancelled on the first SIGINT, SIGTERM
-// or SIGHUP; after that signal the default behaviour comes back, so a second
-// one kills the program. stop releases the signal handling.
+// or SIGHUP, with a *SignalError as its cause; after that signal the
+// default behaviour comes back, so a second one kills the program (unless
+// something else, the plugin host, catches it). A Context made after the
+// signal is cancelled at once. stop releases the Context.
 func Context(parent context.Context) (ctx context.Context, stop context.CancelFunc) {
-	ctx, cancel := signal.NotifyContext(parent, Signals...)
+	ctx, cancel := context.WithCancelCause(parent)
+	mu.Lock()
+	if sig := received.Load(); sig != nil {
+		cancel(sig)
+	} else {
+		live[&cancel] = struct{}{}
+		if signals == nil {
+			signals = make(chan os.Signal, 1)
+			signal.Notify(signals, Signals...)
+			go listen(signals)
+		}
+	}
+	mu.Unlock()
 	watching.Add(1)
 	var once sync.Once
-	go func() {
-		<-ctx.Done()
-		cancel()
-	}()
 	return ctx, func() {
-		once.Do(func() { watching.Add(-1) })
-		cancel()
+		once.Do(func() {
+			mu.Lock()
+			delete(live, &cancel)
+			if len(live) == 0 {
+				// The last one: the program's own, ending (or a test's).
+				if signals != nil {
+					signal.Stop(signals)
+					close(signals)
+					signals = nil
+				}
+				received.Store(nil)
+			}
+			mu.Unlock()
+			watching.Add(-1)
+		})
+		cancel(context.Canceled)
 	}
 }
+
+// listen waits for the first signal on ch, records it, cancels every live
+// Context and gives the signals back their default behaviour. It ends when
+// ch is closed (the last Context stopped).
+func listen(ch chan os.Signal) {
+	sig, ok := <-ch
+	if !ok {
+		return
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	e := &SignalError{sig}
+	received.CompareAndSwap(nil, e)
+	for cancel := range live {
+		(*cancel)(e)
+	}
+	if signals == ch {
+		signal.Stop(ch)
+		close(ch)
+		signals = nil
+	}
+}
+
+// Received reports whether a signal has stopped the Contexts in use (it
+// is forgotten once the last of them is stopped).
+func Received() bool { return received.Load() != nil }
 
 // Watched reports whether the program stops by itself for these signals: a
 // Context is in use (made, and not yet stopped by its caller, though its

@@ -73,3 +73,44 @@ func TestWatched(t *testing.T) {
 		t.Error("watched after both were stopped")
 	}
 }
+
+// A command's own Context inside the program's: once the inner one is
+// cancelled by a signal, Received already says so, though the outer one
+// may not be cancelled yet, and the cause names the signal and is a
+// context.Canceled. Stopping the last Context forgets the signal.
+func TestNestedReceived(t *testing.T) {
+	outer, stopOuter := Context(context.Background())
+	inner, stopInner := Context(outer)
+	if Received() {
+		t.Fatal("Received before any signal")
+	}
+	syscall.Kill(syscall.Getpid(), syscall.SIGTERM)
+	select {
+	case <-inner.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("SIGTERM did not cancel the inner context")
+	}
+	if !Received() {
+		t.Error("the inner context is cancelled, and Received is false")
+	}
+	var se *SignalError
+	if cause := context.Cause(inner); !errors.As(cause, &se) || se.Signal != syscall.SIGTERM || !errors.Is(cause, context.Canceled) {
+		t.Errorf("cause %v: want the SIGTERM, as a context.Canceled", cause)
+	}
+	if !Interrupted(inner, context.Cause(inner)) {
+		t.Error("the cause is not reported as interrupted")
+	}
+	late, stopLate := Context(context.Background())
+	if late.Err() == nil {
+		t.Error("a Context made after the signal is not cancelled")
+	}
+	stopLate()
+	stopInner()
+	if !Received() {
+		t.Error("forgotten while the outer Context is in use")
+	}
+	stopOuter()
+	if Received() {
+		t.Error("still Received after the last Context stopped")
+	}
+}
