@@ -1,8 +1,17 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
 	"github.com/spf13/cobra"
 
+	"github.com/calcsol/calcsol/internal/exitcode"
+	"github.com/calcsol/calcsol/internal/interrupt"
 	"github.com/calcsol/calcsol/plugin/sdk"
 	"github.com/calcsol/calcsol/strategies"
 )
@@ -42,6 +51,24 @@ calcsol starts this command itself as a plugin; run by hand it says so and exits
 			if err != nil {
 				return badInput("%w", err)
 			}
+			// calcsol's signal handling (main's context) catches SIGINT,
+			// SIGTERM and SIGHUP, and the server never looks at the
+			// context: die of the signal here, as a plugin without that
+			// handling would, so that the host tells a plugin stopped by
+			// a signal from one that failed.
+			go func() {
+				ctx := contextOf(cmd)
+				<-ctx.Done()
+				var se *interrupt.SignalError
+				if errors.As(context.Cause(ctx), &se) {
+					if sig, ok := se.Signal.(syscall.Signal); ok {
+						signal.Reset(sig)
+						syscall.Kill(os.Getpid(), sig)
+						time.Sleep(time.Second)
+					}
+				}
+				os.Exit(exitcode.Interrupted)
+			}()
 			sdk.Serve(s)
 			return nil
 		},
