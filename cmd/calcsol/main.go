@@ -207,7 +207,7 @@ func main() {
 	// Read before stop, which cancels ctx too. Received, not ctx.Err: a
 	// command's own signal context may have been cancelled, and the
 	// command returned, before ctx was.
-	msg, code := outcome(err, interrupt.Received(), interrupt.Interrupted(ctx, err) || interrupt.Received() && errors.Is(err, context.Canceled))
+	msg, code := outcome(err, interrupt.Received(), interrupt.Interrupted(ctx, err))
 	stop()
 	if msg != "" {
 		fmt.Fprintln(os.Stderr, "calcsol: "+msg)

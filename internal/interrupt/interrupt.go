@@ -127,8 +127,13 @@ func Received() bool { return received.Load() != nil }
 // the program's own clean stop and acts only on a second one.
 func Watched() bool { return watching.Load() > 0 }
 
-// Interrupted reports whether a run ended by err was stopped by ctx: ctx is
-// done and err is (or wraps) its error.
+// Interrupted reports whether a run ended by err was stopped by ctx or by
+// a signal: err is (or wraps) ctx's error, ctx being done, or a
+// cancellation once a signal came (a command's own Context may have been
+// cancelled, and the command returned, before ctx was).
 func Interrupted(ctx context.Context, err error) bool {
+	if Received() {
+		return errors.Is(err, context.Canceled)
+	}
 	return ctx.Err() != nil && errors.Is(err, ctx.Err())
 }
