@@ -139,7 +139,7 @@ func (s *SampleStrategy) Start(ctx context.Context, r solver.Rules) (solver.Sess
 	ss := &sampleSession{s: s, base: base}
 	// With Win ≥ 1 a won order scores more than any lost one (at most 51
 	// cards), the most an order can: ownWinsAll's premise.
-	ss.checkOwn = s.Pilot > 0 && s.Tops && s.Win >= 1 && !s.noOwnCheck && positional(base)
+	ss.checkOwn = s.Win >= 1 && !s.noOwnCheck && positional(base)
 	if s.Pilot > 0 && !s.noMemo && positional(base) {
 		ss.memo = new(playMemo) // exact for such a base (playMemo)
 		if !s.noPilotMemo {
@@ -186,9 +186,9 @@ type sampleSession struct {
 	// holds the keys of the pilot's playout under way.
 	pilotMemo *playMemo
 	pilotPath []memoSlot
-	// checkOwn settles a decision where the pilot would play the orders out
-	// by the base's playouts of its own move, when they win every order
-	// (ownWinsAll); ownSettled counts those decisions (tests).
+	// checkOwn settles a decision by the base's playouts of its own move,
+	// when they win every order (ownWinsAll); ownSettled counts those
+	// decisions (tests).
 	checkOwn   bool
 	ownSettled int
 }
@@ -303,18 +303,20 @@ func (ss *sampleSession) score(ctx context.Context, rq solver.Request, st *solve
 }
 
 // ownWinsAll reports whether the base, playing on from st after own (the
-// base's move), wins every order of the session, each order being one the
-// pilot would play out (the stock at Pilot cards or fewer after own). Then
-// the player plays own without playing the places out by the pilot: a
-// pilot's playout scores at least the base's on the same order (its first
-// decision tries the base's move among the candidates, Tops listing the
-// moves of stack tops too, and a won game ends it), so own scores the most
-// a place can on every order, which no place exceeds, and a tie goes to
-// the base's move, counted or raced alike. Only for a base whose move
-// depends only on the position (checkOwn), which makes the base's game
-// from a position one game.
+// base's move), wins every order of the session. Then the player plays own
+// without playing the other places out: own's playout of an order scores at
+// least the base's game on it (the base's game itself; the best of it and
+// the alternative tables' games; or, where the pilot plays the order out, a
+// pilot's, whose first decision tries the base's move among the candidates
+// and which ends at a won game), so own scores the most a place can on
+// every order, which no place exceeds, and a tie goes to the base's move,
+// counted or raced alike: the same decision, at the cost of own's playouts
+// up to its first lost order. Only for a base whose move depends only on
+// the position (checkOwn), which makes the base's game from a position one
+// game; where the pilot plays, only with Tops, which lists the base's moves
+// of stack tops among the pilot's candidates.
 func (ss *sampleSession) ownWinsAll(ctx context.Context, rq solver.Request, st *solver.State, own solver.Move) (bool, error) {
-	if st.StockLen() > ss.s.Pilot { // a move draws no card: the same after own
+	if ss.s.Pilot > 0 && st.StockLen() <= ss.s.Pilot && !ss.s.Tops { // a move draws no card: the same after own
 		return false, nil
 	}
 	for _, ord := range ss.orders {

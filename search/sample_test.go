@@ -393,23 +393,28 @@ func TestSamplePilot(t *testing.T) {
 	if _, err := reg.BuildSpec("priority:table=tuned-3+sample:pilot=8,alt_tables=tuned-3-exact"); err == nil {
 		t.Error("pilot with alt_tables was accepted")
 	}
-	// The check of the own move needs tops and a won order worth more than
-	// any lost one.
+	// The check of the own move needs a won order worth more than any lost
+	// one, and with a pilot, tops.
 	base, err := reg.BuildSpec("priority:table=tuned-3")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		win  float64
-		tops bool
-		want bool
-	}{{100, true, true}, {1, true, true}, {0.5, true, false}, {100, false, false}} {
-		sess, err := (&SampleStrategy{Base: base, N: 2, Win: c.win, Tops: c.tops, Pilot: 8}).Start(context.Background(), solver.Rules{Stacks: 3})
+		win   float64
+		tops  bool
+		pilot int
+		want  bool
+	}{
+		{100, true, 8, true}, {1, true, 8, true}, {0.5, true, 8, false},
+		{100, false, 8, true}, {100, false, 0, true}, {0.5, false, 0, false},
+	} {
+		sess, err := (&SampleStrategy{Base: base, N: 2, Win: c.win, Tops: c.tops, Pilot: c.pilot}).Start(context.Background(), solver.Rules{Stacks: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := sess.(*sampleSession).checkOwn; got != c.want {
-			t.Errorf("win=%v, tops=%v: the check of the own move on %v, want %v", c.win, c.tops, got, c.want)
+		ss := sess.(*sampleSession)
+		if ss.checkOwn != c.want {
+			t.Errorf("win=%v, tops=%v, pilot=%d: the check of the own move on %v, want %v", c.win, c.tops, c.pilot, ss.checkOwn, c.want)
 		}
 		sess.Close()
 	}
@@ -437,8 +442,8 @@ func testSamplePilot(t *testing.T, baseSpec string, rules solver.Rules, from, de
 	if piloted.memo == nil || piloted.pilotMemo == nil || unmemo.memo != nil || unmemo.pilotMemo != nil || plain.memo != nil || plain.pilotMemo != nil {
 		t.Fatal("the memos should be on with a pilot only")
 	}
-	if !piloted.checkOwn || unmemo.checkOwn || plain.checkOwn {
-		t.Fatal("the check of the own move should be on with a pilot only")
+	if !piloted.checkOwn || unmemo.checkOwn || !plain.checkOwn {
+		t.Fatal("the check of the own move should be on unless turned off")
 	}
 	checked, changed := 0, 0
 	for i, d := range loadCorpus(t)[from:decks] {
