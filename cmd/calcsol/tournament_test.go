@@ -670,6 +670,7 @@ func smallTournamentDir(t *testing.T) (string, []byte) {
 // results.sha256) are merged unchecked, with one warning that says so;
 // such a report cannot be resumed.
 func TestMergeUncheckedShards(t *testing.T) {
+	t.Parallel()
 	dir, _ := smallTournamentDir(t)
 	for _, k := range []string{"1", "2"} {
 		s := "shard-" + k
