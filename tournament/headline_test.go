@@ -14,12 +14,12 @@ import (
 // The README's headline figures: wins of the priority strategy on the
 // shipped uniform-30000 corpus, each variant with its shipped table. They
 // are deterministic; a change that moves them changes the README too.
-// Under the race detector, 120,000 games take a minute and race nothing
-// the harness tests do not: there it is a long check (package longtest).
+// 120,000 games that pin research figures: a long check (package
+// longtest), as the quick suite's tournaments are small (under the race
+// detector they took a minute and raced nothing the harness tests do not).
 func TestHeadlineFigures(t *testing.T) {
-	if longtest.Race {
-		longtest.Skip(t)
-	}
+	t.Parallel()
+	longtest.Skip(t)
 	ds, err := corpus.LoadCalculationDecks("uniform-30000")
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,10 +23,9 @@ const testBlindSeed = "5eed0f0b11d0000000000000000000000000000000000000000000000
 // the public decks those corpora begin with; in blind play it finds no deck
 // and wins exactly the decks that strategy wins.
 func TestBlindPlayDefeatsLookup(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "lookup")
-	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/lookup").CombinedOutput(); err != nil {
-		t.Fatalf("go build ./testdata/lookup: %v\n%s", err, out)
-	}
+	t.Parallel()
+	bin := testProgram(t, "lookup") // built once with calcsol (package testprog)
+	// The only test of this package that starts plugins in its own process.
 	defer plugin.KillAll()
 	secret, err := tournament.ParseBlindSeed(testBlindSeed)
 	if err != nil {

@@ -68,7 +68,7 @@ func TestSolveCorpus(t *testing.T) {
 	if code != 2 {
 		t.Fatalf("a JSONL file is not a corpus: exit %d: %s %s", code, stdout, errOut)
 	}
-	stdout, errOut, code = calcsol(t, "", "solve", "--corpus", "uniform-1000", "--stacks", "4", "--preplaced", "--nodes", "20000", "--out", out, "--workers", "2", "--timeout", "2s")
+	stdout, errOut, code = calcsol(t, "", "solve", "--corpus", "uniform-1000", "--stacks", "4", "--preplaced", "--nodes", "20000", "--out", out, "--workers", "2", "--timeout", "500ms")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -155,9 +155,16 @@ func TestSolveInterrupt(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2 * time.Second) // decks take about 20 ms each: some settled, most not yet
+	// Decks take about 20 ms of CPU each: a quarter of a second settles
+	// some, and most are not reached yet.
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	if err := busy(cmd.Process.Pid, 250*time.Millisecond, done); err != nil {
+		cmd.Process.Kill()
+		t.Fatal(err)
+	}
 	cmd.Process.Signal(os.Interrupt)
-	err := cmd.Wait()
+	err := <-done
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
 		t.Fatalf("exit %v, want 130; stderr %s", err, stderr.String())
 	}

@@ -23,11 +23,11 @@ import (
 
 const smallTournament = "testdata/tournament/small.yaml"
 
-// bigTournament is long enough to be interrupted: bigGames games, a few
-// seconds with one worker.
+// bigTournament is long enough to be interrupted: bigGames games, about a
+// second with one worker.
 const (
 	bigTournament = "testdata/tournament/big.yaml"
-	bigGames      = 12000
+	bigGames      = 6000
 )
 
 var tournamentGolden, _ = filepath.Abs(filepath.Join("testdata", "tournament"))
@@ -150,7 +150,7 @@ func countRecords(t *testing.T, dir string) int {
 func TestTournamentKillAndResume(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("plays 12,000 games twice")
+		t.Skip("plays 6,000 games twice")
 	}
 	calcsol(t, "", "--help") // build the binary
 	dir := t.TempDir()
@@ -340,14 +340,14 @@ func docShardLines(t *testing.T) []string {
 func TestTournamentStopAfter(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("plays 12,000 games twice")
+		t.Skip("plays 6,000 games twice")
 	}
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run")
 	const total = bigGames
 	for sitting, args := range [][]string{
-		{bigTournament, "--workers", "1", "--out", run, "--stop-after", "300ms"},
-		{"--resume", run, "--workers", "2", "--stop-after", "300ms"},
+		{bigTournament, "--workers", "1", "--out", run, "--stop-after", "150ms"},
+		{"--resume", run, "--workers", "2", "--stop-after", "150ms"},
 	} {
 		before := 0
 		if sitting > 0 {
@@ -356,13 +356,14 @@ func TestTournamentStopAfter(t *testing.T) {
 		_, errOut, code := calcsol(t, "", append([]string{"tournament"}, args...)...)
 		n := countRecords(t, run)
 		if sitting > 0 && code == 0 && n == total {
-			// The first sitting, one worker, plays about a fifth of the
-			// games in a second (TestTournamentKillAndResume): it must stop.
-			t.Logf("sitting %d finished the run within 300ms", sitting+1)
+			// The first sitting, one worker, plays about an eighth of the
+			// games in 150 ms (768 of 6,000 on the shared 2-core machine):
+			// it must stop.
+			t.Logf("sitting %d finished the run within 150ms", sitting+1)
 			break
 		}
 		b := []byte(recordsOf(t, run))
-		want := "stopping: finishing the games in play (Ctrl-C would drop them)\ncalcsol: --stop-after 300ms: stopped: " + strconv.Itoa(n) + " of " + strconv.Itoa(total) + " games recorded in " + run +
+		want := "stopping: finishing the games in play (Ctrl-C would drop them)\ncalcsol: --stop-after 150ms: stopped: " + strconv.Itoa(n) + " of " + strconv.Itoa(total) + " games recorded in " + run +
 			"; continue with: calcsol tournament --resume " + run + "\n"
 		if sitting > 0 {
 			want = "resuming: " + strconv.Itoa(before) + " of " + strconv.Itoa(total) + " games recorded; playing the other " + strconv.Itoa(total-before) + "\n" + want
@@ -414,7 +415,7 @@ func sameAsUninterrupted(t *testing.T, dir, how string) {
 func TestTournamentInterrupt(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("plays up to 12,000 games")
+		t.Skip("plays up to 6,000 games")
 	}
 	calcsol(t, "", "--help") // build the binary
 	dir := filepath.Join(t.TempDir(), "run")
@@ -670,6 +671,7 @@ func smallTournamentDir(t *testing.T) (string, []byte) {
 // results.sha256) are merged unchecked, with one warning that says so;
 // such a report cannot be resumed.
 func TestMergeUncheckedShards(t *testing.T) {
+	t.Parallel()
 	dir, _ := smallTournamentDir(t)
 	for _, k := range []string{"1", "2"} {
 		s := "shard-" + k

@@ -1,5 +1,6 @@
 // Package testprog builds the programs that tests run as processes —
-// calcsol, the example Go plugin and the misbehaving test plugin — once
+// calcsol, the example Go plugin, the misbehaving test plugin and the
+// lookup plugin of the blind-play test — once
 // per version of the sources, for every package's tests to share:
 //
 //	dir, err := testprog.Dir("../..") // the module root, from cmd/calcsol
@@ -8,7 +9,7 @@
 // The programs are kept in the user's cache directory, under
 // calcsol-test/<checkout>/build-<sources>, where <sources> hashes the Go
 // version and build settings and every file of the module but its tests
-// (_test.go files and testdata directories, but for the test plugin's own):
+// (_test.go files and testdata directories, but for the test plugins' own):
 // a test run after one that built them, the code unchanged, builds nothing
 // and does not even ask the go command. A build goes to a temporary
 // directory renamed into place under a lock, so test processes running at
@@ -27,6 +28,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,7 +37,7 @@ import (
 
 // Programs are the main packages built, relative to the module root; a
 // program's file in Dir is its last path element.
-var Programs = []string{"./cmd/calcsol", "./examples/goplugin", "./plugin/testdata/misbehave"}
+var Programs = []string{"./cmd/calcsol", "./examples/goplugin", "./plugin/testdata/misbehave", "./cmd/calcsol/testdata/lookup"}
 
 // Dir returns the directory holding Programs built from the module at
 // root, building them first if this version of the sources has not been.
@@ -130,7 +132,7 @@ func lock(name string) (unlock func(), err error) {
 // sourceKey hashes what a build of Programs from the module at root
 // depends on: the Go version and build settings, and every file of the
 // module but the tests — the Go sources, go.mod and go.sum, the files they
-// embed — and the test plugin's directory. Files and directories whose
+// embed — and the test plugins' directories. Files and directories whose
 // names start with . or _ are left out.
 func sourceKey(root string) (string, error) {
 	h := sha256.New()
@@ -152,10 +154,14 @@ func sourceKey(root string) (string, error) {
 		// command (.git, a Python plugin's __pycache__ the tests leave).
 		name := d.Name()
 		hidden := path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_"))
+		// Under a testdata directory only the test programs count: a
+		// script beside a program (cmd/calcsol/testdata) is no build's.
+		rel, _ := filepath.Rel(root, path)
+		test := underTestdata(rel) && !inProgram(path, keep)
 		switch {
-		case d.IsDir() && (hidden || name == "testdata" && !inKept(path, keep)):
+		case d.IsDir() && (hidden || test && !inKept(path, keep)):
 			return filepath.SkipDir
-		case hidden || !d.Type().IsRegular() || strings.HasSuffix(name, "_test.go"):
+		case hidden || test || !d.Type().IsRegular() || strings.HasSuffix(name, "_test.go"):
 			return nil
 		}
 		f, err := os.Open(path)
@@ -167,7 +173,6 @@ func sourceKey(root string) (string, error) {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(root, path)
 		fmt.Fprintf(h, "%s\x00%d\x00", rel, info.Size())
 		_, err = io.Copy(h, f)
 		return err
@@ -176,6 +181,23 @@ func sourceKey(root string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8]), nil
+}
+
+// underTestdata reports whether the relative path rel is in a testdata
+// directory.
+func underTestdata(rel string) bool {
+	return slices.Contains(strings.Split(filepath.ToSlash(rel), "/"), "testdata")
+}
+
+// inProgram reports whether path is in the directory of a program that is
+// itself in a testdata directory (a test plugin's).
+func inProgram(path string, keep map[string]bool) bool {
+	for k := range keep {
+		if underTestdata(k) && strings.HasPrefix(path, k+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // inKept reports whether dir is a program's directory or holds one.

@@ -7,7 +7,8 @@ import (
 )
 
 // The key changes with a program's source, a file it may embed and the
-// test plugin's own testdata, and not with a test or other testdata.
+// test plugins' own testdata, and not with a test or other testdata (a
+// script beside a test plugin).
 func TestSourceKey(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
@@ -17,6 +18,8 @@ func TestSourceKey(t *testing.T) {
 		"cmd/calcsol/testdata/script/a.txtar": "exec calcsol\n",
 		"decks/corpora/uniform-1000.txt":      "A23\n",
 		"plugin/testdata/misbehave/main.go":   "package main\n",
+		"cmd/calcsol/testdata/lookup/main.go": "package main\n",
+		"cmd/calcsol/testdata/lookup/x/x.go":  "package x\n",
 		".git/HEAD":                           "ref: refs/heads/main\n",
 		"examples/pyplugin/plugin.py":         "print()\n",
 		"examples/pyplugin/__pycache__/p.pyc": "\x00\x01",
@@ -50,6 +53,8 @@ func TestSourceKey(t *testing.T) {
 		{"cmd/calcsol/main.go", true},
 		{"decks/corpora/uniform-1000.txt", true},
 		{"plugin/testdata/misbehave/main.go", true},
+		{"cmd/calcsol/testdata/lookup/main.go", true},
+		{"cmd/calcsol/testdata/lookup/x/x.go", true},
 		{"go.mod", true},
 		{"cmd/calcsol/main_test.go", false},
 		{"cmd/calcsol/testdata/script/a.txtar", false},
