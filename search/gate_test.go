@@ -19,7 +19,7 @@ func TestSampleOwnCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	rules := solver.Rules{Stacks: 4, Preplaced: true}
-	decks := loadCorpus(t)[:longtest.Size(1, 2, 12)]
+	decks := loadCorpus(t)[:longtest.Size(2, 2, 12)]
 	for _, c := range []struct {
 		name string
 		s    SampleStrategy
