@@ -34,12 +34,7 @@ func TestSampleOwnCheck(t *testing.T) {
 			open := func(off bool) *sampleSession {
 				s := c.s
 				s.Base, s.noOwnCheck = base, off
-				sess, err := s.Start(ctx, rules)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { sess.Close() })
-				return sess.(*sampleSession)
+				return startSample(t, &s, rules)
 			}
 			checked, full := open(false), open(true)
 			if !checked.checkOwn || full.checkOwn {

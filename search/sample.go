@@ -316,7 +316,9 @@ func (ss *sampleSession) score(ctx context.Context, rq solver.Request, st *solve
 // game; where the pilot plays, only with Tops, which lists the base's moves
 // of stack tops among the pilot's candidates.
 func (ss *sampleSession) ownWinsAll(ctx context.Context, rq solver.Request, st *solver.State, own solver.Move) (bool, error) {
-	if ss.s.Pilot > 0 && st.StockLen() <= ss.s.Pilot && !ss.s.Tops { // a move draws no card: the same after own
+	// Where the pilot plays the orders out (a move draws no card: the
+	// stock after own is st's), without Tops it may not try own's move.
+	if ss.s.Pilot > 0 && st.StockLen() <= ss.s.Pilot && !ss.s.Tops {
 		return false, nil
 	}
 	for _, ord := range ss.orders {

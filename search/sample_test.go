@@ -32,14 +32,7 @@ func TestSampleChoice(t *testing.T) {
 	const n = 8
 	plain := &SampleStrategy{Base: base, N: n, Win: 100, Assign: true}
 	stubborn := &SampleStrategy{Base: base, N: n, Win: 100, Assign: true, Margin: n + 1}
-	start := func(s *SampleStrategy) *sampleSession {
-		sess, err := s.Start(ctx, rules)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { sess.Close() })
-		return sess.(*sampleSession)
-	}
+	start := func(s *SampleStrategy) *sampleSession { return startSample(t, s, rules) }
 	ss, st := start(plain), start(stubborn)
 	const rn = 4 * RaceBatch
 	full64 := start(&SampleStrategy{Base: base, N: rn, Win: 100, Assign: true})
@@ -225,6 +218,17 @@ func plainCount(t *testing.T, ss *sampleSession, rq solver.Request, st *solver.S
 		}
 	}
 	return cands[want]
+}
+
+// startSample starts a session of s under rules, closed when the test ends.
+func startSample(t testing.TB, s *SampleStrategy, rules solver.Rules) *sampleSession {
+	t.Helper()
+	sess, err := s.Start(context.Background(), rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sess.Close() })
+	return sess.(*sampleSession)
 }
 
 // decideAndAsk returns the player's decision in rq and the base's own move
@@ -431,12 +435,7 @@ func testSamplePilot(t *testing.T, baseSpec string, rules solver.Rules, from, de
 	ctx := context.Background()
 	const k = 8
 	open := func(pilot int, noMemo bool) *sampleSession {
-		sess, err := (&SampleStrategy{Base: base, N: n, Win: 100, Assign: true, Tops: true, Pilot: pilot, noMemo: noMemo, noOwnCheck: noMemo}).Start(ctx, rules)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { sess.Close() })
-		return sess.(*sampleSession)
+		return startSample(t, &SampleStrategy{Base: base, N: n, Win: 100, Assign: true, Tops: true, Pilot: pilot, noMemo: noMemo, noOwnCheck: noMemo}, rules)
 	}
 	piloted, unmemo, plain := open(k, false), open(k, true), open(0, false)
 	if piloted.memo == nil || piloted.pilotMemo == nil || unmemo.memo != nil || unmemo.pilotMemo != nil || plain.memo != nil || plain.pilotMemo != nil {
