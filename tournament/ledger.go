@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/calcsol/calcsol/internal/atomicfile"
+	"github.com/calcsol/calcsol/internal/buildid"
 )
 
 // Files of a report directory (docs/tournament.md).
@@ -85,10 +86,12 @@ type ManifestCell struct {
 }
 
 // ProgramVersion names the running program: its module version, the VCS
-// revision when the build recorded one, the Go version, and the SHA-256 of
-// the executable, so that two builds of different code never pass for the
-// same program (Go builds are reproducible: the same code and toolchain
-// give the same executable on every machine).
+// revision when the build recorded one, the Go version, and the content ID
+// of the executable (the hash of its contents the go command stamps into
+// it, package internal/buildid; the SHA-256 of the file where there is
+// none), so that two builds of different code never pass for the same
+// program (Go builds are reproducible: the same code and toolchain give the
+// same executable on every machine).
 var ProgramVersion = sync.OnceValue(func() string {
 	v := "calcsol"
 	if bi, ok := debug.ReadBuildInfo(); ok {
@@ -105,13 +108,18 @@ var ProgramVersion = sync.OnceValue(func() string {
 		}
 		v += " " + bi.GoVersion
 	}
-	if exe, err := os.Executable(); err == nil {
-		if f, err := os.Open(exe); err == nil {
-			h := sha256.New()
-			if _, err := io.Copy(h, f); err == nil {
-				v += fmt.Sprintf(" exe:%.16x", h.Sum(nil))
-			}
-			f.Close()
+	exe, err := os.Executable()
+	if err != nil {
+		return v
+	}
+	if id, err := buildid.Read(exe); err == nil {
+		return v + " build:" + buildid.Content(id)
+	}
+	if f, err := os.Open(exe); err == nil {
+		defer f.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, f); err == nil {
+			v += fmt.Sprintf(" exe:%.16x", h.Sum(nil))
 		}
 	}
 	return v
