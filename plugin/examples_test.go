@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -22,16 +23,26 @@ const python = "/usr/bin/python3"
 // CI (CI=true), fails it: CI installs them (.ci/run).
 func needPython(t *testing.T) {
 	t.Helper()
-	out, err := exec.Command(python, "-c", "import grpc, google.protobuf").CombinedOutput()
-	if err == nil {
+	msg := pythonMissing()
+	if msg == "" {
 		return
 	}
-	msg := "the Python plugin needs " + python + " with grpcio and protobuf (apt-get install python3-grpcio python3-protobuf): " + err.Error() + "\n" + string(out)
 	if os.Getenv("CI") == "true" {
 		t.Fatal(msg)
 	}
 	t.Skip(msg)
 }
+
+// pythonMissing says why python cannot run the Python plugin, or is "" when
+// it can: asked once, as an interpreter importing grpc costs a tenth of a
+// second of CPU and three tests ask.
+var pythonMissing = sync.OnceValue(func() string {
+	out, err := exec.Command(python, "-c", "import grpc, google.protobuf").CombinedOutput()
+	if err == nil {
+		return ""
+	}
+	return "the Python plugin needs " + python + " with grpcio and protobuf (apt-get install python3-grpcio python3-protobuf): " + err.Error() + "\n" + string(out)
+})
 
 // lowestStack is the Python example's strategy written in Go: a stack top to
 // a table, else the drawn card to a table, else onto the lowest stack.
@@ -67,7 +78,9 @@ func (lowestStack) Choose(v solver.View) (solver.Move, error) {
 func TestPythonPlugin(t *testing.T) {
 	t.Parallel()
 	needPython(t)
-	ds := shippedDecks(t, "uniform-1000", 300)
+	// 100 decks play some 5,000 decisions through the Python SDK under
+	// each rule variant, every card and table state among them.
+	ds := shippedDecks(t, "uniform-1000", longtest.Pick(100, 300))
 	for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 4, Preplaced: true}} {
 		in := solver.FromChooser(solver.Info{Name: "lowest-stack"}, func(solver.Rules) (solver.Chooser, error) { return lowestStack{}, nil })
 		_, want, err := tournament.Evaluate(context.Background(), ds, r, in, tournament.Options{})
@@ -101,11 +114,7 @@ func TestPythonPlugin(t *testing.T) {
 func TestGoExample(t *testing.T) {
 	t.Parallel()
 	bin := build(t, "./examples/goplugin")
-	n := 300
-	if testing.Short() || !longtest.Enabled() {
-		n = 60
-	}
-	ds := shippedDecks(t, "uniform-1000", n)
+	ds := shippedDecks(t, "uniform-1000", longtest.Pick(24, 300))
 	var runs [][]tournament.DeckResult
 	for _, batch := range []int{1, 100} {
 		p := newPlugin(t, plugin.Config{Command: bin, Timeout: patient})
