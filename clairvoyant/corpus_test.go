@@ -90,9 +90,9 @@ func TestSolveAllStart(t *testing.T) {
 func TestSolverHistory(t *testing.T) {
 	all := corpusDecks(t, 28)
 	var ds []solver.Deck
-	// 4 stacks: won after 8,000 to 29,000 nodes; two of them under the race
-	// detector.
-	for _, i := range pick([]int{13, 25}, []int{13, 17, 25, 27}, []int{13, 17, 25, 27}) {
+	// 4 stacks: won after 8,000 to 29,000 nodes; two of them by default,
+	// each met once after the other's search grew the memo.
+	for _, i := range pick([]int{13, 25}, []int{13, 25}, []int{13, 17, 25, 27}) {
 		ds = append(ds, all[i])
 	}
 	ctx := context.Background()

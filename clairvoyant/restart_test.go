@@ -27,7 +27,7 @@ func TestLuby(t *testing.T) {
 // solver call winnable positions unwinnable.
 func TestRestartsAgree(t *testing.T) {
 	defer clairvoyant.SetRestartSchedule(50, 5)()
-	want := pick(4, cases(80), cases(80)) // 4 positions under the race detector
+	want := pick(4, 8, cases(80)) // 4 positions under the race detector
 	ds := corpusDecks(t, 400)
 	rng := rand.New(rand.NewPCG(9, 1993))
 	full := clairvoyant.NewSolver(clairvoyant.Options{})

@@ -290,7 +290,7 @@ func TestSolveFromAgreesWithSolveAfter(t *testing.T) {
 			cards = append(cards, c)
 		}
 		rest := cards[len(cards)-g.StockLen():]
-		budget := clairvoyant.Budget{Nodes: pick[int64](20_000, 50_000, 200_000)}
+		budget := clairvoyant.Budget{Nodes: pick[int64](20_000, 20_000, 200_000)}
 		want, err := sv.SolveAfter(context.Background(), d, rules, prefix, budget)
 		if err != nil {
 			t.Fatal(err)

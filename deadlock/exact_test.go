@@ -192,7 +192,7 @@ func TestCheckerMatchesCloses(t *testing.T) {
 			rules := solver.Rules{Stacks: stacks}
 			var asked, closing int
 			var chk Checker
-			for seed := range uint64(longtest.Size(1, 3, 8)) { // -race, quick, CALCSOL_LONG=1
+			for seed := range uint64(longtest.Size(1, 2, 8)) { // -race, quick, CALCSOL_LONG=1
 				rng := shuffle.NewRand(2000 + seed)
 				pl := &player{rng: shuffle.NewRand(3000 + seed), tableFirst: 0.8}
 				if guarded {

@@ -181,22 +181,29 @@ func naiveCycle(p solver.View) (found bool, shortest int) {
 	edge := func(a, b node) bool {
 		return a.stack == b.stack && a.index > b.index || a.table == b.table && a.pos < b.pos
 	}
+	// The edges listed once: the searches below walk them n times over.
+	out := make([][]int, n)
+	for a := range n {
+		for b := range n {
+			if edge(nodes[a], nodes[b]) {
+				out[a] = append(out[a], b)
+			}
+		}
+	}
 	// Shortest cycle: breadth-first search from every node.
 	shortest = 0
+	dist := make([]int, n)
+	queue := make([]int, 0, n)
 	for src := range n {
-		dist := make([]int, n)
 		for i := range dist {
 			dist[i] = -1
 		}
 		dist[src] = 0
-		queue := []int{src}
+		queue = append(queue[:0], src)
 		for len(queue) > 0 {
 			a := queue[0]
 			queue = queue[1:]
-			for b := range n {
-				if !edge(nodes[a], nodes[b]) {
-					continue
-				}
+			for _, b := range out[a] {
 				if b == src {
 					if l := dist[a] + 1; shortest == 0 || l < shortest {
 						shortest = l

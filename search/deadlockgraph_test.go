@@ -92,7 +92,7 @@ func TestAcyclicMatchesEveryAssignment(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 11))
 	seen := map[bool]int{}
-	n := sized(20, 60, 250)
+	n := size(30, 250) // 30: every stack count, variant and stack size together
 	for i := range n {
 		r := solver.Rules{Stacks: 1 + i%3, Preplaced: i%2 == 0}
 		st := randomStacked(rng, r, 6+i%5)
@@ -300,7 +300,7 @@ func TestAcyclicAgainAgrees(t *testing.T) {
 	counts := map[string]int{}
 	for _, stacks := range []int{2, 3, 4} {
 		rng := rand.New(rand.NewPCG(uint64(stacks), 12))
-		for i := range sized(15, 50, 150) {
+		for i := range sized(15, 25, 150) {
 			st := randomStacked(rng, solver.Rules{Stacks: stacks}, 4+i%30)
 			var ranks []solver.Rank
 			for q := solver.Rank(1); q <= solver.NumRanks; q++ {

@@ -19,7 +19,7 @@ func TestPIMCFair(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Fewer samples under the race detector: the property holds for any.
-	p := &PIMCStrategy{Base: base, K: 24, N: sized(2, 6, 6), Nodes: 2000}
+	p := &PIMCStrategy{Base: base, K: 24, N: sized(2, 3, 6), Nodes: 2000}
 	ds := loadCorpus(t)[:size(1, 3)]
 	rules := solver.Rules{Stacks: 4, Preplaced: true}
 	searched := 0

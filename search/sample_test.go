@@ -19,8 +19,8 @@ import (
 // Racing the places (race) with a bar no deficit reaches drops only places
 // that cannot catch up, so it plays the place the player without racing
 // plays, with a margin too (64 orders: four batches); with race=2 it plays
-// fewer orders. By default the game stops after 12 decisions, once one has
-// left the base's move (after 6 under the race detector).
+// fewer orders. By default the game stops after 6 decisions, once one has
+// left the base's move; CALCSOL_LONG=1 plays six games to their end.
 func TestSampleChoice(t *testing.T) {
 	t.Parallel()
 	base, err := configs.Strategies().BuildSpec("priority:deadlock_check=exact,table=tuned-4")
@@ -49,7 +49,7 @@ func TestSampleChoice(t *testing.T) {
 			t.Fatal(err)
 		}
 		for !g.Over() {
-			if quick() && decided >= sized(6, 12, 0) && deviated > 0 {
+			if quick() && decided >= 6 && deviated > 0 {
 				break
 			}
 			rq := solver.Request{Game: solver.GameID(i), Position: g.View()}
@@ -304,8 +304,8 @@ func TestSampleAltTables(t *testing.T) {
 			cands := alt.candidates(&state, own.Move, buf[:0])
 			// The orders' scores are checked at every fourth decision (the
 			// check plays each order four times over for every place), every
-			// eighth by default and every twelfth under the race detector.
-			if g.Drawn() != 0 && g.StockLen() > 0 && len(cands) >= 2 && g.StockLen()%sized(12, 8, 4) == 0 {
+			// twelfth by default.
+			if g.Drawn() != 0 && g.StockLen() > 0 && len(cands) >= 2 && g.StockLen()%size(12, 4) == 0 {
 				decisions++
 				alt.deal(&state)
 				for _, m := range cands {
@@ -388,7 +388,7 @@ func TestSamplePilot(t *testing.T) {
 		rules          solver.Rules
 		from, decks, n int // decks from..decks-1 of uniform-1000; orders a decision
 	}{
-		{"3 stacks pre-placed, priority", "priority:deadlock_check=exact,table=tuned-3-preplaced,reassign_tops=true", solver.Rules{Stacks: 3, Preplaced: true}, sized(2, 0, 0), 4, 8},
+		{"3 stacks pre-placed, priority", "priority:deadlock_check=exact,table=tuned-3-preplaced,reassign_tops=true", solver.Rules{Stacks: 3, Preplaced: true}, size(2, 0), 4, 8},
 		{"4 stacks, priority with a rescue", "priority:deadlock_check=exact,table=tuned-4,reassign_tops=true+rescue:give_up=true,nodes=1000", solver.Rules{Stacks: 4}, 0, 1, 3},
 	} {
 		t.Run(c.name, func(t *testing.T) { testSamplePilot(t, c.base, c.rules, c.from, c.decks, c.n) })
@@ -425,8 +425,11 @@ func TestSamplePilot(t *testing.T) {
 }
 
 // testSamplePilot is TestSamplePilot's check for one base and rules, on
-// decks from..decks-1 of uniform-1000 (decks 2 and 3 alone under the race
-// detector), n orders a decision.
+// decks from..decks-1 of uniform-1000, n orders a decision. With 3 stacks
+// pre-placed decks 2 and 3 alone are played by default: they reach every
+// count the test needs (playouts compared, decisions the pilot changes,
+// both memos' hits, decisions the own move settles); CALCSOL_LONG=1 plays
+// decks 0 to 3.
 func testSamplePilot(t *testing.T, baseSpec string, rules solver.Rules, from, decks, n int) {
 	base, err := registry().BuildSpec(baseSpec)
 	if err != nil {
