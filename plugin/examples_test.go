@@ -78,8 +78,8 @@ func (lowestStack) Choose(v solver.View) (solver.Move, error) {
 func TestPythonPlugin(t *testing.T) {
 	t.Parallel()
 	needPython(t)
-	// 100 decks play some 5,000 decisions through the Python SDK under
-	// each rule variant, every card and table state among them.
+	// 100 decks by default: some 5,000 decisions through the Python SDK
+	// under each rule variant; the long check plays 300.
 	ds := shippedDecks(t, "uniform-1000", longtest.Pick(100, 300))
 	for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 4, Preplaced: true}} {
 		in := solver.FromChooser(solver.Info{Name: "lowest-stack"}, func(solver.Rules) (solver.Chooser, error) { return lowestStack{}, nil })

@@ -26,8 +26,8 @@ import (
 func TestSameResultsInProcessAndPlugin(t *testing.T) {
 	t.Parallel()
 	calcsol := build(t, "./cmd/calcsol")
-	// 64 decks hold won and lost games under every rule variant; the
-	// long check plays the whole corpus.
+	// 64 decks by default, compared game for game; the long check plays
+	// the whole corpus.
 	ds := shippedDecks(t, "uniform-1000", longtest.Pick(64, 1000))
 	seed := func(i int) uint64 { return uint64(i)*0x9e3779b97f4a7c15 + 7 }
 	for _, tc := range []struct {

@@ -60,45 +60,30 @@ func note(name string, typ uint32, desc string) []byte {
 	return append(append(b, pad(name)...), pad(desc)...)
 }
 
-func TestFromNote(t *testing.T) {
+func TestParse(t *testing.T) {
 	const id = "a1/b2/c3/d4"
+	fromLENote := func(b []byte) (string, error) { return fromNote(b, binary.LittleEndian) }
 	tests := []struct {
-		name string
-		note []byte
-		want string // "" for ErrNone
+		name  string
+		parse func([]byte) (string, error)
+		in    []byte
+		want  string // "" for ErrNone
 	}{
-		{"build ID", note("Go\x00\x00", 4, id), id},
-		{"two parts", note("Go\x00\x00", 4, "x/y"), "x/y"},
-		{"other type", note("Go\x00\x00", 1, id), ""},
-		{"other name", note("GNU\x00", 4, id), ""},
-		{"one part", note("Go\x00\x00", 4, "abc"), ""},
-		{"empty part", note("Go\x00\x00", 4, "a//b"), ""},
-		{"truncated", note("Go\x00\x00", 4, id)[:18], ""},
-		{"empty", nil, ""},
+		{"note: build ID", fromLENote, note("Go\x00\x00", 4, id), id},
+		{"note: two parts", fromLENote, note("Go\x00\x00", 4, "x/y"), "x/y"},
+		{"note: other type", fromLENote, note("Go\x00\x00", 1, id), ""},
+		{"note: other name", fromLENote, note("GNU\x00", 4, id), ""},
+		{"note: one part", fromLENote, note("Go\x00\x00", 4, "abc"), ""},
+		{"note: empty part", fromLENote, note("Go\x00\x00", 4, "a//b"), ""},
+		{"note: truncated", fromLENote, note("Go\x00\x00", 4, id)[:18], ""},
+		{"note: empty", fromLENote, nil, ""},
+		{"text: marker", fromText, []byte("junk\xff Go build ID: \"p/q/r/s\"\n \xffmore"), "p/q/r/s"},
+		{"text: no marker", fromText, []byte("Go build ID: \"p/q\""), ""},
+		{"text: unterminated", fromText, []byte("\xff Go build ID: \"p/q"), ""},
+		{"text: control character", fromText, []byte("\xff Go build ID: \"p/\nq\""), ""},
 	}
 	for _, tc := range tests {
-		got, err := fromNote(tc.note, binary.LittleEndian)
-		if tc.want == "" {
-			if !errors.Is(err, ErrNone) {
-				t.Errorf("%s: %q, %v; want ErrNone", tc.name, got, err)
-			}
-		} else if err != nil || got != tc.want {
-			t.Errorf("%s: %q, %v; want %q", tc.name, got, err, tc.want)
-		}
-	}
-}
-
-func TestFromText(t *testing.T) {
-	tests := []struct {
-		name, text, want string // want "" for ErrNone
-	}{
-		{"marker", "junk\xff Go build ID: \"p/q/r/s\"\n \xffmore", "p/q/r/s"},
-		{"no marker", "Go build ID: \"p/q\"", ""},
-		{"unterminated", "\xff Go build ID: \"p/q", ""},
-		{"control character", "\xff Go build ID: \"p/\nq\"", ""},
-	}
-	for _, tc := range tests {
-		got, err := fromText([]byte(tc.text))
+		got, err := tc.parse(tc.in)
 		if tc.want == "" {
 			if !errors.Is(err, ErrNone) {
 				t.Errorf("%s: %q, %v; want ErrNone", tc.name, got, err)
