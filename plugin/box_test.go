@@ -158,23 +158,31 @@ func (l *lockedBuffer) String() string {
 }
 
 // TestPluginEnd: a failed game's reason says how the plugin process ended,
-// and what its stderr ended with; a plugin that floods its stderr gets
-// StderrShown bytes of calcsol's in all its processes, then one line each.
+// and what its stderr ended with; a plugin that dies before its handshake is
+// started twice, then its games are failed; a plugin that floods its stderr
+// gets StderrShown bytes of calcsol's in all its processes, then one line
+// each.
 func TestPluginEnd(t *testing.T) {
 	t.Parallel()
 	bin := build(t, "./plugin/testdata/misbehave")
-	ds := shippedDecks(t, "uniform-1000", 8)
 	for _, tc := range []struct {
 		mode string
-		want []string // in every failed game's reason
+		// decks played, 4 at a time: each process of a plugin that dies on
+		// its first batch plays 4
+		decks int
+		want  []string // in every failed game's reason
+		// the processes started, if the test counts them
+		starts int
 	}{
-		{"crashstart", []string{"did not start (exit status 1)", "tried twice"}},
-		{"exit7", []string{"plugin exited (exit status 7)"}},
-		{"sigkill", []string{"plugin exited (killed by signal 9 (killed))"}},
-		{"flood", []string{"plugin exited (exit status 5)", "(stderr, 1048594 bytes, ends: flood: last words)"}},
+		{"crashstart", 4, []string{"did not start (exit status 1)", "tried twice"}, 2},
+		{"exit7", 4, []string{"plugin exited (exit status 7)"}, 0},
+		{"sigkill", 4, []string{"plugin exited (killed by signal 9 (killed))"}, 0},
+		// Two processes, to share the allowance.
+		{"flood", 8, []string{"plugin exited (exit status 5)", "(stderr, 1048594 bytes, ends: flood: last words)"}, 0},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			t.Parallel()
+			ds := shippedDecks(t, "uniform-1000", tc.decks)
 			var stderr lockedBuffer
 			dir := t.TempDir()
 			p, err := plugin.New(plugin.Config{Command: bin + " " + tc.mode + " " + dir, Stderr: &stderr})
@@ -194,6 +202,9 @@ func TestPluginEnd(t *testing.T) {
 						t.Fatalf("deck %d failed with %q, want %q in it", g.Deck, g.Reason, w)
 					}
 				}
+			}
+			if n := len(pids(t, dir)); tc.starts > 0 && n != tc.starts {
+				t.Errorf("the plugin was started %d times, want %d", n, tc.starts)
 			}
 			if tc.mode != "flood" {
 				return
@@ -216,7 +227,8 @@ func TestPluginEnd(t *testing.T) {
 // child of a plugin that crashed — and no socket directory is left.
 func TestNoProcessLeft(t *testing.T) {
 	bin := build(t, "./plugin/testdata/misbehave")
-	ds := shippedDecks(t, "uniform-1000", 8)
+	// One batch of 4 decks: one plugin process (setsidcrash's exits on it).
+	ds := shippedDecks(t, "uniform-1000", 4)
 	for _, tc := range []struct {
 		mode string
 		// processes that write a pid file, per plugin process

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -34,10 +36,12 @@ func needPython(t *testing.T) {
 }
 
 // pythonMissing says why python cannot run the Python plugin, or is "" when
-// it can: asked once, as an interpreter importing grpc costs a tenth of a
-// second of CPU and three tests ask.
+// it can: asked once, and only whether the modules are there, not by
+// importing them (importing grpc costs an interpreter a fifth of a second
+// of CPU; a module that is there but broken fails the test instead).
 var pythonMissing = sync.OnceValue(func() string {
-	out, err := exec.Command(python, "-c", "import grpc, google.protobuf").CombinedOutput()
+	const find = "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('grpc') and importlib.util.find_spec('google.protobuf') else 3)"
+	out, err := exec.Command(python, "-c", find).CombinedOutput()
 	if err == nil {
 		return ""
 	}
@@ -72,58 +76,83 @@ func (lowestStack) Choose(v solver.View) (solver.Move, error) {
 	return solver.Move{Kind: solver.ToStack, Stack: int8(best)}, nil
 }
 
-// TestPythonPlugin plays the Python example through the protocol and wants,
-// deck for deck, what the same strategy in Go plays in process: the Python
-// SDK reads the observation blob as the Go SDK does.
+// TestPythonPlugin plays the Python example as the shipped config gives it
+// (its command, run from the repository's root, and sha256) under every rule
+// variant of the config, and wants, deck for deck, what the same strategy in
+// Go plays in process, as they are and under meddling (agree): the Python
+// SDK reads the observation blob and the delta records as the Go SDK does.
 func TestPythonPlugin(t *testing.T) {
 	t.Parallel()
 	needPython(t)
+	cfg, _ := shippedConfig(t)
+	var params map[string]string
+	for _, e := range cfg.Strategies {
+		if e.Name == pythonEntry && len(e.Layers) == 1 && e.Layers[0].Kind == "plugin" {
+			params = e.Layers[0].Params
+		}
+	}
+	if params == nil {
+		t.Fatalf("the shipped config has no plugin %s", pythonEntry)
+	}
+	// This test runs in plugin/, beside the root.
+	argv, err := plugin.SplitCommand(params["command"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := plugin.CheckedFile(argv)
+	if script == argv[0] {
+		t.Fatalf("%s: %q runs no script", pythonEntry, params["command"])
+	}
+	for i, a := range argv {
+		if a == script && !filepath.IsAbs(a) {
+			argv[i] = filepath.Join("..", a)
+		}
+	}
+	command := strings.Join(argv, " ")
 	// 100 decks by default: some 5,000 decisions through the Python SDK
-	// under each rule variant; the long check plays 300.
+	// under each rule variant, and as many again meddled; the long check
+	// plays 300.
 	ds := shippedDecks(t, "uniform-1000", longtest.Pick(100, 300))
-	for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 4, Preplaced: true}} {
-		in := solver.FromChooser(solver.Info{Name: "lowest-stack"}, func(solver.Rules) (solver.Chooser, error) { return lowestStack{}, nil })
-		_, want, err := tournament.Evaluate(context.Background(), ds, r, in, tournament.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := newPlugin(t, plugin.Config{Command: python + " ../examples/pyplugin/plugin.py", Timeout: patient})
-		// One worker: a Python process costs more to start than its games.
-		sum, got, err := tournament.Evaluate(context.Background(), ds, r, p, tournament.Options{Workers: 1, Batch: 64})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sum.Failures > 0 {
-			t.Fatalf("%s: %d games failed: %s", r, sum.Failures, got[0].Reason)
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%s (-Go in process +Python plugin):\n%s", r, diff)
-		}
-		if p.Info().Name != "lowest-stack" {
-			t.Errorf("the Python plugin says it is %q", p.Info().Name)
-		}
-		if n := plugin.RunningOf(p); n != 0 {
-			t.Errorf("%d plugin processes left running", n)
-		}
+	in := solver.FromChooser(solver.Info{Name: "lowest-stack"}, func(solver.Rules) (solver.Chooser, error) { return lowestStack{}, nil })
+	for _, entry := range cfg.Rules {
+		r := solver.Rules{Stacks: entry.Stacks, Preplaced: entry.Preplaced}
+		t.Run(r.String(), func(t *testing.T) {
+			t.Parallel()
+			// One process for both runs: a Python process costs more to
+			// start than its games.
+			p := &oneSession{s: newPlugin(t, plugin.Config{Command: command, SHA256: params["sha256"], Timeout: patient})}
+			t.Cleanup(func() { p.Close() })
+			agree(t, ds, r, in, p, nil, true)
+			if p.Info().Name != "lowest-stack" {
+				t.Errorf("the Python plugin says it is %q", p.Info().Name)
+			}
+			p.Close()
+			if n := plugin.RunningOf(p.s); n != 0 {
+				t.Errorf("%d plugin processes left running", n)
+			}
+		})
 	}
 }
 
 // TestGoExample plays the Go example plugin: no game fails, and the results
-// do not depend on the batch size. (At batch 1 a deck costs some 50 round
-// trips: 300 decks are a long check, CALCSOL_LONG=1.)
+// do not depend on the batch size. Both runs play through one process, one
+// worker, their games numbered apart. (At batch 1 a deck costs some 50
+// round trips: 300 decks are a long check, CALCSOL_LONG=1.)
 func TestGoExample(t *testing.T) {
 	t.Parallel()
 	bin := build(t, "./examples/goplugin")
-	ds := shippedDecks(t, "uniform-1000", longtest.Pick(24, 300))
+	ds := shippedDecks(t, "uniform-1000", longtest.Pick(12, 300))
+	p := &oneSession{s: newPlugin(t, plugin.Config{Command: bin, Timeout: patient})}
+	t.Cleanup(func() { p.Close() })
 	var runs [][]tournament.DeckResult
-	for _, batch := range []int{1, 100} {
-		p := newPlugin(t, plugin.Config{Command: bin, Timeout: patient})
-		sum, res, err := tournament.Evaluate(context.Background(), ds, solver.DefaultRules(), p, tournament.Options{Batch: batch})
+	for run, batch := range []int{1, 100} {
+		sum, res, err := tournament.Evaluate(context.Background(), ds, solver.DefaultRules(), p, tournament.Options{Workers: 1, Batch: batch,
+			Game: func(deck int) solver.GameID { return solver.GameID(run*len(ds) + deck) }})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if sum.Failures > 0 {
-			t.Fatalf("%d games failed: %s", sum.Failures, res[0].Reason)
+			t.Fatalf("batch %d: %d games failed: %s", batch, sum.Failures, res[0].Reason)
 		}
 		runs = append(runs, res)
 	}

@@ -1,5 +1,7 @@
 package plugin
 
+import "time"
+
 // RunningOf returns the number of s's processes still running: what a test
 // checks of its own plugin while other tests run theirs beside it.
 func RunningOf(s *Strategy) int {
@@ -13,3 +15,8 @@ func RunningOf(s *Strategy) int {
 	}
 	return n
 }
+
+// SetMinBatchTimeout sets the least time s gives a batch (MinBatchTimeout
+// otherwise), before s starts a session: a plugin that never answers then
+// costs a test d a batch, not a second.
+func SetMinBatchTimeout(s *Strategy, d time.Duration) { s.minBatch = d }

@@ -1,6 +1,7 @@
 package plugin_test
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -128,3 +129,42 @@ func waitGone(t testing.TB, pgids []int, d time.Duration) {
 		}
 	}
 }
+
+// oneSession is a strategy all of whose sessions are one session of a
+// plugin: runs that follow one another, with one worker each, play through
+// one plugin process instead of starting their own (a start costs more CPU
+// than the games of a test). Every Start must ask for the rules of the
+// first; Close ends the process.
+type oneSession struct {
+	s     *plugin.Strategy
+	rules solver.Rules
+	sess  solver.Session
+}
+
+func (o *oneSession) Info() solver.Info { return o.s.Info() }
+
+func (o *oneSession) Start(ctx context.Context, r solver.Rules) (solver.Session, error) {
+	if o.sess == nil {
+		sess, err := o.s.Start(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		o.sess, o.rules = sess, r
+	} else if r != o.rules {
+		return nil, fmt.Errorf("oneSession: started for %s, asked for %s", o.rules, r)
+	}
+	return kept{o.sess}, nil
+}
+
+// Close closes the session, which kills its process.
+func (o *oneSession) Close() error {
+	if o.sess == nil {
+		return nil
+	}
+	return o.sess.Close()
+}
+
+// kept is a session that a run's Close leaves open for the next run.
+type kept struct{ solver.Session }
+
+func (kept) Close() error { return nil }

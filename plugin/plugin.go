@@ -100,6 +100,11 @@ type Strategy struct {
 	info *solver.Info // as the plugin reported it, once a session started
 
 	shown atomic.Int64 // bytes of its processes' stderr copied to cfg.Stderr
+
+	// minBatch is MinBatchTimeout. It is a field only so that a test of a
+	// plugin that never answers can shorten it for its own strategy
+	// (export_test.go) instead of waiting a second a batch.
+	minBatch time.Duration
 }
 
 var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
@@ -134,7 +139,7 @@ func New(cfg Config) (*Strategy, error) {
 	if cfg.Stderr == nil {
 		cfg.Stderr = os.Stderr
 	}
-	return &Strategy{cfg: cfg, argv: argv, file: CheckedFile(argv)}, nil
+	return &Strategy{cfg: cfg, argv: argv, file: CheckedFile(argv), minBatch: MinBatchTimeout}, nil
 }
 
 // BatchSize implements solver.Batcher.

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -22,7 +23,8 @@ import (
 
 // TestSameResultsInProcessAndPlugin plays the shipped strategies in process
 // and through `calcsol plugin serve`, and wants the same result for every
-// deck.
+// deck; priority under both rule variants of a tournament also under
+// meddling (agree).
 func TestSameResultsInProcessAndPlugin(t *testing.T) {
 	t.Parallel()
 	calcsol := build(t, "./cmd/calcsol")
@@ -31,17 +33,18 @@ func TestSameResultsInProcessAndPlugin(t *testing.T) {
 	ds := shippedDecks(t, "uniform-1000", longtest.Pick(64, 1000))
 	seed := func(i int) uint64 { return uint64(i)*0x9e3779b97f4a7c15 + 7 }
 	for _, tc := range []struct {
-		spec  string
-		rules solver.Rules
+		spec   string
+		rules  solver.Rules
+		meddle bool
 	}{
-		{"priority", solver.Rules{Stacks: 3}},
-		{"priority:deadlock_check=exact", solver.Rules{Stacks: 3, Preplaced: true}},
-		{"priority", solver.Rules{Stacks: 4}},
-		{"priority", solver.Rules{Stacks: 4, Preplaced: true}},
-		{"greedy", solver.Rules{Stacks: 3}},
-		{"greedy", solver.Rules{Stacks: 4}},
-		{"random", solver.Rules{Stacks: 3}},
-		{"random", solver.Rules{Stacks: 4, Preplaced: true}},
+		{"priority", solver.Rules{Stacks: 3}, true},
+		{"priority:deadlock_check=exact", solver.Rules{Stacks: 3, Preplaced: true}, false},
+		{"priority", solver.Rules{Stacks: 4}, false},
+		{"priority", solver.Rules{Stacks: 4, Preplaced: true}, true},
+		{"greedy", solver.Rules{Stacks: 3}, false},
+		{"greedy", solver.Rules{Stacks: 4}, false},
+		{"random", solver.Rules{Stacks: 3}, false},
+		{"random", solver.Rules{Stacks: 4, Preplaced: true}, false},
 	} {
 		t.Run(fmt.Sprintf("%s/%s", tc.spec, tc.rules), func(t *testing.T) {
 			t.Parallel()
@@ -49,25 +52,52 @@ func TestSameResultsInProcessAndPlugin(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, want, err := tournament.Evaluate(context.Background(), ds, tc.rules, in, tournament.Options{Seed: seed})
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := newPlugin(t, plugin.Config{Command: calcsol + " plugin serve " + tc.spec, Timeout: patient})
-			_, got, err := tournament.Evaluate(context.Background(), ds, tc.rules, p, tournament.Options{Batch: 64, Seed: seed})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("through the plugin (-in process +plugin):\n%s", diff)
-			}
+			p := &oneSession{s: newPlugin(t, plugin.Config{Command: calcsol + " plugin serve " + tc.spec, Timeout: patient})}
+			t.Cleanup(func() { p.Close() })
+			agree(t, ds, tc.rules, in, p, seed, tc.meddle)
 			if name := p.Info().Name; name != in.Info().Name {
 				t.Errorf("plugin reports name %q, want %q", name, in.Info().Name)
 			}
-			if n := plugin.RunningOf(p); n != 0 {
+			p.Close()
+			if n := plugin.RunningOf(p.s); n != 0 {
 				t.Errorf("%d plugin processes left running", n)
 			}
 		})
+	}
+}
+
+// agree plays ds under r with in, in process, and with p, a plugin, on one
+// worker in batches of 64, and wants the same result for every deck: as
+// they are, then, if meddle, both wrapped in meddling, so that the plugin is
+// sent whole observations and delta records mixed, the deltas only for
+// games that went on from its own answer. The runs share p's process, their
+// games numbered apart. seed gives the games' seeds (nil: 0).
+func agree(t *testing.T, ds []solver.Deck, r solver.Rules, in solver.Strategy, p *oneSession, seed func(int) uint64, meddle bool) {
+	t.Helper()
+	wraps := []func(solver.Strategy) solver.Strategy{func(s solver.Strategy) solver.Strategy { return s }}
+	if meddle {
+		wraps = append(wraps, func(s solver.Strategy) solver.Strategy { return meddling{s} })
+	}
+	for run, wrap := range wraps {
+		// A stochastic strategy draws from a game's seed and id.
+		game := func(deck int) solver.GameID { return solver.GameID(run*len(ds) + deck) }
+		_, want, err := tournament.Evaluate(context.Background(), ds, r, wrap(in), tournament.Options{Seed: seed, Game: game})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, got, err := tournament.Evaluate(context.Background(), ds, r, wrap(p), tournament.Options{Workers: 1, Batch: 64, Seed: seed, Game: game})
+		if err != nil {
+			t.Fatal(err)
+		}
+		what := wrap(in).Info().Name
+		for _, g := range got {
+			if g.Failed {
+				t.Fatalf("%s, %s: %d games failed, deck %d: %s", what, r, sum.Failures, g.Deck, g.Reason)
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s, %s: through the plugin (-in process +plugin):\n%s", what, r, diff)
+		}
 	}
 }
 
@@ -124,84 +154,47 @@ func (m *meddler) Decide(ctx context.Context, reqs []solver.Request, out []solve
 	return nil
 }
 
-// TestDeltasFollowTheGame plays a strategy wrapped in meddling in process
-// and through a plugin — priority served by calcsol, and the Python
-// example beside the same strategy in Go — : the plugin is sent delta
-// records only for games that went on from its own answer, so both play
-// every deck alike.
-func TestDeltasFollowTheGame(t *testing.T) {
-	t.Parallel()
-	calcsol := build(t, "./cmd/calcsol")
-	n := 300
-	if testing.Short() || !longtest.Enabled() { // CALCSOL_LONG=1: 300
-		n = 100
-	}
-	ds := shippedDecks(t, "uniform-1000", n)
-	priority, err := configs.Strategies().BuildSpec("priority")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lowest := solver.FromChooser(solver.Info{Name: "lowest-stack"}, func(solver.Rules) (solver.Chooser, error) { return lowestStack{}, nil })
-	for _, tc := range []struct {
-		name    string
-		in      solver.Strategy
-		command string
-	}{
-		{"priority", priority, calcsol + " plugin serve priority"},
-		{"python", lowest, python + " ../examples/pyplugin/plugin.py"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			if tc.name == "python" {
-				needPython(t)
-			}
-			for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 4, Preplaced: true}} {
-				_, want, err := tournament.Evaluate(context.Background(), ds, r, meddling{tc.in}, tournament.Options{Batch: 32})
-				if err != nil {
-					t.Fatal(err)
-				}
-				p := newPlugin(t, plugin.Config{Command: tc.command, Timeout: patient})
-				// One worker: a plugin process (Python's most) costs more to
-				// start than these games.
-				_, got, err := tournament.Evaluate(context.Background(), ds, r, meddling{p}, tournament.Options{Workers: 1, Batch: 32})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if diff := cmp.Diff(want, got); diff != "" {
-					t.Errorf("%s: through the plugin (-in process +plugin):\n%s", r, diff)
-				}
-			}
-		})
-	}
-}
-
 // TestContainment runs misbehaving plugins in a tournament: each costs only
 // its own games, which fail with the reason; the run completes; a
-// well-behaved strategy's results are unchanged; no process is left.
+// well-behaved plugin, playing again after each of them, plays as before; no
+// process is left.
 func TestContainment(t *testing.T) {
 	t.Parallel()
 	bin := build(t, "./plugin/testdata/misbehave")
 	calcsol := build(t, "./cmd/calcsol")
-	ds := shippedDecks(t, "uniform-1000", 96)
+	// 48 decks, 8 in play at once on one worker: a plugin that crashes or
+	// hangs in every process fails 8 games in each of its 1+MaxRestarts
+	// processes, and the session gives up on the 16 left.
+	ds := shippedDecks(t, "uniform-1000", 48)
 	r := solver.Rules{Stacks: 3}
 	ctx := context.Background()
-	good := newPlugin(t, plugin.Config{Command: calcsol + " plugin serve greedy", Timeout: patient})
 	greedy, _ := configs.Strategies().BuildSpec("greedy")
 	_, want, err := tournament.Evaluate(ctx, ds, r, greedy, tournament.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
+	// The well-behaved plugin is one process for the whole test, alive
+	// while the misbehaving ones crash and are killed beside it; its runs
+	// take turns.
+	good := &oneSession{s: newPlugin(t, plugin.Config{Command: calcsol + " plugin serve greedy", Timeout: patient})}
+	var goodMu sync.Mutex
+	t.Cleanup(func() { good.Close() })
+	for i, tc := range []struct {
 		mode string
 		// every failed game's reason contains one of these
 		reasons []string
 		// all games fail
 		all bool
+		// the time per decision (0: 50ms) and the least a batch gets (0:
+		// MinBatchTimeout)
+		timeout, minBatch time.Duration
 	}{
 		{mode: "good"},
 		{mode: "crash", reasons: []string{"plugin exited", "gave up after 3 restarts"}},
 		{mode: "panic", reasons: []string{"strategy panicked: misbehave: boom"}},
-		{mode: "hang", reasons: []string{"decisions × 50ms, at least 1s); killed it", "gave up after 3 restarts"}, all: true},
+		// Each of its processes costs a batch's timeout: a short one.
+		{mode: "hang", reasons: []string{"decisions × 10ms, at least 50ms); killed it", "gave up after 3 restarts"}, all: true,
+			timeout: 10 * time.Millisecond, minBatch: 50 * time.Millisecond},
 		{mode: "junk", reasons: []string{"did not start", "tried twice"}, all: true},
 		{mode: "crashstart", reasons: []string{"did not start", "tried twice"}, all: true},
 		{mode: "illegal", reasons: []string{"illegal move"}, all: true},
@@ -210,12 +203,16 @@ func TestContainment(t *testing.T) {
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			t.Parallel()
-			if tc.mode == "hang" && testing.Short() {
-				t.Skip("-short: a hanging plugin costs 4 timeouts of 1 s per worker")
-			}
 			dir := t.TempDir()
-			p := newPlugin(t, plugin.Config{Command: bin + " " + tc.mode + " " + dir, Timeout: 50 * time.Millisecond})
-			sum, res, err := tournament.Evaluate(ctx, ds, r, p, tournament.Options{Workers: 2, Batch: 8})
+			timeout := 50 * time.Millisecond
+			if tc.timeout > 0 {
+				timeout = tc.timeout
+			}
+			p := newPlugin(t, plugin.Config{Command: bin + " " + tc.mode + " " + dir, Timeout: timeout})
+			if tc.minBatch > 0 {
+				plugin.SetMinBatchTimeout(p, tc.minBatch)
+			}
+			sum, res, err := tournament.Evaluate(ctx, ds, r, p, tournament.Options{Workers: 1, Batch: 8})
 			if err != nil {
 				t.Fatalf("the run did not complete: %v", err)
 			}
@@ -238,8 +235,12 @@ func TestContainment(t *testing.T) {
 				t.Errorf("%d plugin processes left running", n)
 			}
 			waitGone(t, pids(t, dir), 2*time.Second)
-			// Another strategy's results are unchanged.
-			_, got, err := tournament.Evaluate(ctx, ds, r, good, tournament.Options{Batch: len(ds)})
+			// Another plugin's results are unchanged (its games numbered
+			// apart from the other runs').
+			goodMu.Lock()
+			_, got, err := tournament.Evaluate(ctx, ds, r, good, tournament.Options{Workers: 1, Batch: len(ds),
+				Game: func(deck int) solver.GameID { return solver.GameID(i*len(ds) + deck) }})
+			goodMu.Unlock()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -263,59 +264,41 @@ func containsAny(s string, subs []string) bool {
 	return false
 }
 
-// TestCrashAtStartRetriedOnce: a plugin that dies before its handshake is
-// started twice, then its games are failed.
-func TestCrashAtStartRetriedOnce(t *testing.T) {
-	t.Parallel()
-	bin := build(t, "./plugin/testdata/misbehave")
-	dir := t.TempDir()
-	ds := shippedDecks(t, "uniform-1000", 20)
-	p := newPlugin(t, plugin.Config{Command: bin + " crashstart " + dir})
-	sum, _, err := tournament.Evaluate(context.Background(), ds, solver.DefaultRules(), p, tournament.Options{Workers: 1, Batch: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.Failures != len(ds) {
-		t.Errorf("%d failures, want %d", sum.Failures, len(ds))
-	}
-	if n := len(pids(t, dir)); n != 2 {
-		t.Errorf("the plugin was started %d times, want 2", n)
-	}
-}
-
 // TestSHA256 starts a plugin whose file matches the config's sha256, then
 // edits the file and wants a refusal: no process started, every game failed.
+// The file is a script sh runs (the file sha256 covers, CheckedFile), which
+// execs the misbehaving plugin: a few bytes to hash at each start, not a
+// program of megabytes.
 func TestSHA256(t *testing.T) {
 	t.Parallel()
-	src := build(t, "./plugin/testdata/misbehave")
+	bin := build(t, "./plugin/testdata/misbehave")
 	dir, pidDir := t.TempDir(), t.TempDir()
-	bin := filepath.Join(dir, "misbehave")
-	b, err := os.ReadFile(src)
+	script := filepath.Join(dir, "plugin.sh")
+	if err := os.WriteFile(script, []byte("exec '"+bin+"' good '"+pidDir+"'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := plugin.FileSHA256(script)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(bin, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	sum, err := plugin.FileSHA256(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds := shippedDecks(t, "uniform-1000", 16)
-	cfg := plugin.Config{Command: bin + " good " + pidDir, SHA256: sum, Timeout: patient}
-	s, _, err := tournament.Evaluate(context.Background(), ds, solver.DefaultRules(), newPlugin(t, cfg), tournament.Options{Batch: 8})
+	ds := shippedDecks(t, "uniform-1000", 8)
+	cfg := plugin.Config{Command: "sh " + script, SHA256: sum, Timeout: patient}
+	s, _, err := tournament.Evaluate(context.Background(), ds, solver.DefaultRules(), newPlugin(t, cfg), tournament.Options{Workers: 1, Batch: 8})
 	if err != nil || s.Failures != 0 {
 		t.Fatalf("matching sha256: %d failures, %v", s.Failures, err)
 	}
 	started := len(pids(t, pidDir))
+	if started == 0 {
+		t.Fatal("the plugin with a matching sha256 did not start")
+	}
 
-	f, err := os.OpenFile(bin, os.O_APPEND|os.O_WRONLY, 0)
+	f, err := os.OpenFile(script, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Write([]byte{0})
+	f.Write([]byte("#\n"))
 	f.Close()
-	s, res, err := tournament.Evaluate(context.Background(), ds, solver.DefaultRules(), newPlugin(t, cfg), tournament.Options{Batch: 8})
+	s, res, err := tournament.Evaluate(context.Background(), ds, solver.DefaultRules(), newPlugin(t, cfg), tournament.Options{Workers: 1, Batch: 8})
 	if err != nil {
 		t.Fatal(err)
 	}

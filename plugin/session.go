@@ -124,7 +124,7 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 		// known: a failed batch leaves it so.
 		k.step, k.ok = rq.Step, false
 	}
-	limit := max(ss.s.cfg.Timeout*time.Duration(len(reqs)), MinBatchTimeout)
+	limit := max(ss.s.cfg.Timeout*time.Duration(len(reqs)), ss.s.minBatch)
 	dctx, cancel := context.WithTimeout(ctx, limit)
 	ss.req = proto.DecideRequest{Count: uint32(len(reqs)), Observations: ss.blob, Ended: ss.ended}
 	err := proto.DecideInto(dctx, ss.p.strategy, &ss.req, &ss.resp)
@@ -165,7 +165,7 @@ func (ss *session) Decide(ctx context.Context, reqs []solver.Request, out []solv
 			// The plugin's side of gRPC may give up on the deadline (it
 			// knows it) a moment before ours does.
 			ss.stop()
-			ss.lastErr = fmt.Errorf("plugin gave no answer within %v (%d decisions × %v, at least %v); killed it", limit, len(reqs), ss.s.cfg.Timeout, MinBatchTimeout)
+			ss.lastErr = fmt.Errorf("plugin gave no answer within %v (%d decisions × %v, at least %v); killed it", limit, len(reqs), ss.s.cfg.Timeout, ss.s.minBatch)
 			return ss.lastErr
 		default:
 			// The plugin answered with an error: it is alive and may
