@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -668,7 +669,24 @@ func (c *TournamentConfig) bounds(cp CorpusEntry, corpus *tournament.Corpus) ([]
 // c (found by checksum, whatever c is called or wherever it was read from),
 // one per rules that has one.
 func ShippedBounds(c *tournament.Corpus) ([]tournament.Bound, error) {
+	files, err := shippedBoundFiles()
+	if err != nil {
+		return nil, err
+	}
 	var out []tournament.Bound
+	for _, f := range files {
+		if f.Checksum == c.Checksum && len(f.Winnable) == c.Len {
+			out = append(out, tournament.NewBound(c.Name, c.Checksum, f.Rules(), "shipped "+f.name, f.Winnable))
+		}
+	}
+	return out, nil
+}
+
+// shippedBoundFiles parses the shipped bound files once a process: every
+// plan of a tournament config looks them up, and the 30,000-deck ones take
+// tens of milliseconds to decode. Nothing modifies them.
+var shippedBoundFiles = sync.OnceValues(func() ([]shippedBoundFile, error) {
+	var out []shippedBoundFile
 	names, read := corpora.Bounds()
 	for _, name := range names {
 		data, err := read(name)
@@ -679,9 +697,12 @@ func ShippedBounds(c *tournament.Corpus) ([]tournament.Bound, error) {
 		if err != nil {
 			return nil, fmt.Errorf("shipped bound %s: %w", name, err)
 		}
-		if bf.Checksum == c.Checksum && len(bf.Winnable) == c.Len {
-			out = append(out, tournament.NewBound(c.Name, c.Checksum, bf.Rules(), "shipped "+name, bf.Winnable))
-		}
+		out = append(out, shippedBoundFile{bf, name})
 	}
 	return out, nil
+})
+
+type shippedBoundFile struct {
+	*clairvoyant.BoundFile
+	name string
 }

@@ -195,8 +195,9 @@ func TestRunCancelWritesPrefix(t *testing.T) {
 // began, it still plays its first chunk; stopped after its last record, it
 // ends normally. (TestRunStopFinishesChunksInPlay holds a chunk in play.)
 func TestRunStop(t *testing.T) {
-	// 2,000 decks, 400 under the race detector (package longtest).
-	tn, err := New(context.Background(), testPlan(t, longtest.Size(400, 2000, 2000)), 1)
+	// 400 decks (2,400 games; chunkSize cuts a cell in 16 a worker), 2,000
+	// in the long run (package longtest).
+	tn, err := New(context.Background(), testPlan(t, longtest.Size(400, 400, 2000)), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -441,8 +441,8 @@ func TestNoInternalCitations(t *testing.T) {
 		if !ok || bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 			continue // gone, or binary (git grep skips those too)
 		}
-		if !bad.Match(data) {
-			continue // the common case, a whole file at once; lines only to name them
+		if !containsAny(data, "seed 00", "SP"+"EC", "../sh"+"ared") {
+			continue // the common case (the kept records are tens of MB: no regexp over them)
 		}
 		for i, line := range strings.Split(string(data), "\n") {
 			for _, loc := range bad.FindAllStringIndex(line, -1) {
@@ -450,6 +450,16 @@ func TestNoInternalCitations(t *testing.T) {
 			}
 		}
 	}
+}
+
+// containsAny reports whether data contains one of subs.
+func containsAny(data []byte, subs ...string) bool {
+	for _, sub := range subs {
+		if bytes.Contains(data, []byte(sub)) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestRulesTableOrders checks the table of orders in docs/rules.md against
