@@ -12,7 +12,7 @@ import (
 func TestAnalyze(t *testing.T) {
 	t.Parallel()
 	const deck = "A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3"
-	out, errOut, code := calcsol(t, "", "analyze", "--deck", deck, "--stacks", "4", "--strategy", "deadlock-graph", "--after", "56", "--json")
+	out, errOut, code := inProcess("analyze", "--deck", deck, "--stacks", "4", "--strategy", "deadlock-graph", "--after", "56", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -30,7 +30,7 @@ func TestAnalyze(t *testing.T) {
 	if best != a.Wins {
 		t.Fatalf("position wins %d orders, its best move %d", a.Wins, best)
 	}
-	_, errOut, code = calcsol(t, "", "analyze", "--deck", deck, "--stacks", "4", "--after", "3")
+	_, errOut, code = inProcess("analyze", "--deck", deck, "--stacks", "4", "--after", "3")
 	if code != 2 || !strings.Contains(errOut, "analyze a later move") {
 		t.Fatalf("long stock: exit %d, %q", code, errOut)
 	}

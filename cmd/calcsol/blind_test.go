@@ -44,8 +44,8 @@ func TestBlindPlayDefeatsLookup(t *testing.T) {
 				found[m] = t.TempDir()
 				fmt.Fprintf(&cfg, "  - name: lookup-%s\n    base: {plugin: {command: '%s %s %s'}}\n", m, bin, m, found[m])
 			}
-			// The first 100 decks of the shipped uniform-1000.
-			cfg.WriteString("corpora:\n  - {name: first-100, generator: shuffle U, seed: 1, count: 100}\nrules: [{stacks: 4}]\n")
+			// The first 50 decks of the shipped uniform-1000.
+			cfg.WriteString("corpora:\n  - {name: first-50, generator: shuffle U, seed: 1, count: 50}\nrules: [{stacks: 4}]\n")
 			var b *tournament.Blind
 			if tc.blind {
 				b = secret
@@ -70,7 +70,7 @@ func TestBlindPlayDefeatsLookup(t *testing.T) {
 			for _, m := range modes {
 				name := "lookup-" + m
 				n := foundCount(t, found[m])
-				t.Logf("%s: %d of 100 decks found, %d won; priority won %d", name, n, wins[name], wins["priority"])
+				t.Logf("%s: %d of 50 decks found, %d won; priority won %d", name, n, wins[name], wins["priority"])
 				for _, p := range rep.Pairs {
 					if p.A == name && p.B == "priority" || p.B == name && p.A == "priority" {
 						t.Logf("  %s won %d decks only, %s %d", p.A, p.OnlyA, p.B, p.OnlyB)
@@ -78,9 +78,10 @@ func TestBlindPlayDefeatsLookup(t *testing.T) {
 				}
 				if !tc.blind {
 					// Every deck found, and far more won than the honest player
-					// (98 against 37 when this test was written).
-					if n != 100 || wins[name] < wins["priority"]+40 {
-						t.Errorf("%s on public decks: %d found, %d won; want all found and at least %d won", name, n, wins[name], wins["priority"]+40)
+					// (50 and 46 against 15 when the test was cut to 50 decks;
+					// 98 against 37 of the first 100).
+					if n != 50 || wins[name] < wins["priority"]+20 {
+						t.Errorf("%s on public decks: %d found, %d won; want all found and at least %d won", name, n, wins[name], wins["priority"]+20)
 					}
 					continue
 				}

@@ -32,6 +32,28 @@ func binary(t testing.TB) string {
 	return binPath
 }
 
+// processTest builds the calcsol binary for a test that starts it itself
+// (to signal or kill it), and skips the test under the race detector, as
+// calcsolIn does.
+func processTest(t *testing.T) {
+	t.Helper()
+	if raceDetector {
+		t.Skip("runs calcsol as a process, without the race detector: go test ./cmd/calcsol")
+	}
+	binary(t)
+}
+
+// heavyUnderRace skips, under the race detector, a test that plays many
+// games in this process (inProcess), ten times slower there: like the
+// process tests, it runs in go test ./cmd/calcsol, and the packages it
+// drives (tournament, tune) look for races in their own tests.
+func heavyUnderRace(t *testing.T) {
+	t.Helper()
+	if raceDetector {
+		t.Skip("plays many games, ten times slower under the race detector: go test ./cmd/calcsol")
+	}
+}
+
 // calcsol runs the calcsol binary with stdin and args as a process, so that
 // the exit status and the split of standard output and error are tested as
 // a user sees them.
@@ -43,10 +65,7 @@ func calcsol(t *testing.T, stdin string, args ...string) (stdout, stderr string,
 // calcsolIn runs calcsol in directory dir ("" = here) with extra environment.
 func calcsolIn(t *testing.T, dir string, env []string, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	if raceDetector {
-		t.Skip("runs calcsol as a process, without the race detector: go test ./cmd/calcsol")
-	}
-	binary(t)
+	processTest(t)
 	// A hung command fails its test instead of outliving the test binary.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

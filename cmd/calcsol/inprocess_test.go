@@ -16,8 +16,9 @@ import (
 // command tree of its own (made by the constructors main's commands come
 // from, under a root set as rootCmd is), and returns what calcsol prints
 // and its exit status: main's last line and status for the error
-// (outcome). No config file is read; the CALCSOL_ environment applies as
-// in calcsol.
+// (outcome). No default config file is read (./calcsol.yaml,
+// $HOME/.config/calcsol), only one named by --config; the CALCSOL_
+// environment applies as in calcsol.
 func inProcess(args ...string) (stdout, stderr string, code int) {
 	root := &cobra.Command{
 		Use:                rootCmd.Use,
@@ -25,7 +26,8 @@ func inProcess(args ...string) (stdout, stderr string, code int) {
 		SilenceErrors:      rootCmd.SilenceErrors,
 		DisableSuggestions: rootCmd.DisableSuggestions,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if err := flagconfig.Apply(cmd, "", "CALCSOL"); err != nil {
+			file, _ := cmd.Flags().GetString("config")
+			if err := flagconfig.Apply(cmd, file, "CALCSOL"); err != nil {
 				return badInput("%w", err)
 			}
 			return nil

@@ -33,28 +33,30 @@ func TestTournamentInterruptPlugin(t *testing.T) {
 	if _, err := os.Stat("/proc/self/stat"); err != nil {
 		t.Skip("needs /proc to find the plugin processes")
 	}
-	calcsol(t, "", "--help") // build the binary (skips under the race detector)
+	processTest(t) // build the binary (skips under the race detector)
 	// The example Go plugin (examples/goplugin), built with calcsol
 	// (package testprog). It dies of SIGTERM, as most plugins do (`calcsol
 	// plugin serve` catches it, as every calcsol command).
 	plugin := testProgram(t, "goplugin")
 	dir := t.TempDir()
 	config := filepath.Join(dir, "plugin.yaml")
-	// The signal comes once the first block of 256 records is written; the
-	// other 1,744 games take calcsol most of a second, and it plays none
-	// while its plugins are dead before it hears (below): every run of this
-	// test has recorded 256, even with 1,000 games and three at once.
-	const games = 2000
+	// The signal comes once the first block of 256 records is written,
+	// with calcsol and its plugins held still (SIGSTOP) from then until it
+	// is sent: the other games, some 340, are still to play when it lands,
+	// however loaded the machine; and calcsol plays none while its plugins
+	// are dead before it hears (below). The timeout is long enough that a
+	// plugin held still is not timed out. One rule variant: each costs
+	// every one of the seven runs two plugin starts (one to probe it).
+	const games = 600
 	yaml := fmt.Sprintf(`seed: 1
 strategies:
   - name: soonest-fit
-    base: {plugin: {command: "%s", timeout: 1s, batch: 64}}
+    base: {plugin: {command: "%s", timeout: 10s, batch: 64}}
 corpora:
   - {name: gen, generator: shuffle U, seed: 5, count: %d}
 rules:
-  - {stacks: 3}
   - {stacks: 4}
-`, plugin, games/2)
+`, plugin, games)
 	if err := os.WriteFile(config, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -87,15 +89,20 @@ rules:
 			}
 			pid := cmd.Process.Pid
 			defer syscall.Kill(-pid, syscall.SIGKILL)
-			for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
-				// The records are written a block of 256 at a time.
-				if b, _ := tournament.ReadResultsData(out); bytes.Count(b, []byte("\n")) >= 200 {
+			// The records are written a block of 256 at a time, and each
+			// block is checksummed once written: the small file of
+			// checksums is cheap to read often.
+			sums := filepath.Join(out, tournament.SumsFile)
+			for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+				if b, err := os.ReadFile(sums); err == nil && lastChecksummed(b) >= tournament.SumBlock {
 					break
 				}
 				if time.Now().After(deadline) {
 					t.Fatal("no records in a minute")
 				}
 			}
+			// Held still until the signal is sent; SIGCONT lets them meet it.
+			syscall.Kill(-pid, syscall.SIGSTOP)
 			plugins := children(pid, plugin)
 			if len(plugins) == 0 || len(marked(pid)) == 0 {
 				t.Fatalf("plugin processes %v, marked %v: want the plugin found both ways", plugins, marked(pid))
@@ -103,19 +110,24 @@ rules:
 			switch tc.to {
 			case "group":
 				syscall.Kill(-pid, tc.sig)
+				syscall.Kill(-pid, syscall.SIGCONT)
 			case "calcsol":
 				syscall.Kill(pid, tc.sig)
+				syscall.Kill(-pid, syscall.SIGCONT)
 			case "all":
 				// The plugins first, and calcsol 0.3 s after they died
 				// (signals sent to every process need not arrive at
-				// once): the games they were playing fail in that moment,
-				// and must not be recorded so.
+				// once), let go on once they are dead: the games they
+				// were playing fail in that moment, and must not be
+				// recorded so.
 				for _, p := range plugins {
 					syscall.Kill(p, tc.sig)
+					syscall.Kill(p, syscall.SIGCONT)
 				}
 				for deadline := time.Now().Add(time.Second); len(running(plugins)) > 0 && time.Now().Before(deadline); {
 					time.Sleep(time.Millisecond)
 				}
+				syscall.Kill(-pid, syscall.SIGCONT)
 				time.Sleep(300 * time.Millisecond)
 				syscall.Kill(pid, tc.sig)
 			}

@@ -20,7 +20,7 @@ const solveDeck = "A3474AK0JJ77Q580Q626639695324880KJAK2047A85Q25KJ99Q3"
 // TestSolveJSON solves one deck and replays the trace it prints.
 func TestSolveJSON(t *testing.T) {
 	t.Parallel()
-	out, errOut, code := calcsol(t, "", "solve", "--deck", solveDeck, "--stacks", "4", "--json")
+	out, errOut, code := inProcess("solve", "--deck", solveDeck, "--stacks", "4", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -50,7 +50,7 @@ func TestSolveJSON(t *testing.T) {
 // null, never a guess.
 func TestSolveUnknown(t *testing.T) {
 	t.Parallel()
-	out, errOut, code := calcsol(t, "", "solve", "--deck", solveDeck, "--stacks", "3", "--json", "--nodes", "5")
+	out, errOut, code := inProcess("solve", "--deck", solveDeck, "--stacks", "3", "--json", "--nodes", "5")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -64,11 +64,11 @@ func TestSolveCorpus(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "bound.json")
-	stdout, errOut, code := calcsol(t, "", "solve", "--corpus", "testdata/eval/three.jsonl", "--stacks", "4", "--preplaced")
+	stdout, errOut, code := inProcess("solve", "--corpus", "testdata/eval/three.jsonl", "--stacks", "4", "--preplaced")
 	if code != 2 {
 		t.Fatalf("a JSONL file is not a corpus: exit %d: %s %s", code, stdout, errOut)
 	}
-	stdout, errOut, code = calcsol(t, "", "solve", "--corpus", "uniform-1000", "--stacks", "4", "--preplaced", "--nodes", "20000", "--out", out, "--workers", "2", "--timeout", "500ms")
+	stdout, errOut, code = inProcess("solve", "--corpus", "uniform-1000", "--stacks", "4", "--preplaced", "--nodes", "20000", "--out", out, "--workers", "2", "--timeout", "500ms")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -83,14 +83,14 @@ func TestSolveCorpus(t *testing.T) {
 	}
 
 	// A second run keeps what the first settled.
-	stdout, errOut, code = calcsol(t, "", "solve", "--corpus", "uniform-1000", "--stacks", "4", "--preplaced", "--nodes", "1", "--resume", out, "--workers", "1")
+	stdout, errOut, code = inProcess("solve", "--corpus", "uniform-1000", "--stacks", "4", "--preplaced", "--nodes", "1", "--resume", out, "--workers", "1")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	if want := fmt.Sprintf("winnable %d, unwinnable %d, unknown %d", b.Won, b.Lost, b.Unknown); !strings.Contains(stdout, want) {
 		t.Errorf("resumed run: want %q in\n%s", want, stdout)
 	}
-	if _, errOut, code = calcsol(t, "", "solve", "--corpus", "uniform-1000", "--stacks", "3", "--resume", out); code != 2 {
+	if _, errOut, code = inProcess("solve", "--corpus", "uniform-1000", "--stacks", "3", "--resume", out); code != 2 {
 		t.Errorf("resuming another variant's file: exit %d, want 2: %s", code, errOut)
 	}
 }
@@ -147,7 +147,7 @@ func TestSolveModeFlags(t *testing.T) {
 // reached; exit 130), and --resume reads the file.
 func TestSolveInterrupt(t *testing.T) {
 	t.Parallel()
-	calcsol(t, "", "--help") // build the binary
+	processTest(t) // build the binary (skips under the race detector)
 	out := filepath.Join(t.TempDir(), "b.json")
 	cmd := exec.Command(binPath, "solve", "--corpus", "uniform-1000", "--stacks", "4", "--preplaced", "--workers", "1", "--out", out)
 	var stdout, stderr bytes.Buffer

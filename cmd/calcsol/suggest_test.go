@@ -9,7 +9,9 @@ import (
 
 // A mistyped name — a flag, a command, a strategy kind or parameter, a key
 // of a tournament config or of calcsol.yaml — is refused on one line that
-// names the nearest right ones, with exit status 2.
+// names the nearest right ones, with exit status 2. In this process, as
+// main runs a command line (inProcess): the names come from the command
+// tree, the same in both.
 func TestDidYouMean(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -46,7 +48,8 @@ func TestDidYouMean(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			stdout, stderr, code := calcsol(t, "", tc.args...)
+			t.Parallel()
+			stdout, stderr, code := inProcess(tc.args...)
 			if code != tc.code || !regexp.MustCompile(`^`+tc.want+`\n$`).MatchString(stderr) || stdout != "" {
 				t.Errorf("calcsol %q: exit %d, stderr %q, stdout %d bytes; want exit %d, stderr matching %q, no stdout",
 					tc.args, code, stderr, len(stdout), tc.code, tc.want)
@@ -59,7 +62,7 @@ func TestDidYouMean(t *testing.T) {
 func TestNoSuggestion(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{{"corpus"}, {"help", "tournament"}, {"corpus", "generate", "--help"}, {"completion", "bash"}} {
-		if _, stderr, code := calcsol(t, "", args...); code != 0 || stderr != "" {
+		if _, stderr, code := inProcess(args...); code != 0 || stderr != "" {
 			t.Errorf("calcsol %q: exit %d, stderr %q; want exit 0, nothing on stderr", args, code, stderr)
 		}
 	}

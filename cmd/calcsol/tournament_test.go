@@ -24,16 +24,17 @@ import (
 const smallTournament = "testdata/tournament/small.yaml"
 
 // bigTournament is long enough to be interrupted: bigGames games, about a
-// second with one worker.
+// third of a second with one worker.
 const (
 	bigTournament = "testdata/tournament/big.yaml"
-	bigGames      = 6000
+	bigGames      = 3000
 )
 
 var tournamentGolden, _ = filepath.Abs(filepath.Join("testdata", "tournament"))
 
 func TestTournamentGolden(t *testing.T) {
 	t.Parallel()
+	heavyUnderRace(t)
 	for _, name := range []string{"table", "table-wide", "markdown", "csv", "json"} {
 		t.Run(name, func(t *testing.T) {
 			format, wide, _ := strings.Cut(name, "-")
@@ -41,17 +42,30 @@ func TestTournamentGolden(t *testing.T) {
 			if wide != "" {
 				args = append(args, "--wide", "--pairs", "all")
 			}
-			out, errOut, code := calcsol(t, "", args...)
+			out, errOut, code := inProcess(args...)
 			if code != 0 || errOut != "" {
 				t.Fatalf("exit %d, stderr %q", code, errOut)
 			}
 			goldenFile(t, filepath.Join(tournamentGolden, "small."+name+".golden"), out)
+			if format != "json" {
+				return
+			}
+			// JSON rows carry at least these fields.
+			var rep struct{ Rows []map[string]any }
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range []string{"strategy", "corpus", "rules", "wins", "games", "rate", "ci_low", "ci_high"} {
+				if _, ok := rep.Rows[0][k]; !ok {
+					t.Errorf("JSON row without %q", k)
+				}
+			}
 		})
 	}
 	// The report directory's chart and summary (the program line masked:
 	// it names the Go version).
 	dir := t.TempDir()
-	if _, errOut, code := calcsol(t, "", "tournament", smallTournament, "--out", dir); code != 0 {
+	if _, errOut, code := inProcess("tournament", smallTournament, "--out", dir); code != 0 {
 		t.Fatalf("--out: exit %d, %s", code, errOut)
 	}
 	// The chart: a PNG of the size for its three panels of one group each
@@ -70,18 +84,6 @@ func TestTournamentGolden(t *testing.T) {
 	}
 	md := regexp.MustCompile(`(?m)^Program: .*\.`).ReplaceAllString(readStripped(t, filepath.Join(dir, "summary.md")), "Program: (masked).")
 	goldenFile(t, filepath.Join(tournamentGolden, "summary.golden.md"), md)
-
-	// JSON rows carry at least these fields.
-	out, _, _ := calcsol(t, "", "tournament", smallTournament, "--format", "json")
-	var rep struct{ Rows []map[string]any }
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"strategy", "corpus", "rules", "wins", "games", "rate", "ci_low", "ci_high"} {
-		if _, ok := rep.Rows[0][k]; !ok {
-			t.Errorf("JSON row without %q", k)
-		}
-	}
 }
 
 func TestTournamentBadInput(t *testing.T) {
@@ -109,7 +111,8 @@ func TestTournamentBadInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, errOut, code := calcsol(t, "", append([]string{"tournament"}, tc.args...)...)
+			t.Parallel()
+			_, errOut, code := inProcess(append([]string{"tournament"}, tc.args...)...)
 			if code != 2 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
 				t.Errorf("exit %d, stderr %q; want 2 and one line containing %q", code, errOut, tc.want)
 			}
@@ -150,9 +153,9 @@ func countRecords(t *testing.T, dir string) int {
 func TestTournamentKillAndResume(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("plays 6,000 games twice")
+		t.Skip("plays 3,000 games twice")
 	}
-	calcsol(t, "", "--help") // build the binary
+	processTest(t) // build the binary (skips under the race detector)
 	dir := t.TempDir()
 	killed := filepath.Join(dir, "killed")
 	cmd := exec.Command(binPath, "tournament", bigTournament, "--workers", "1", "--out", killed)
@@ -238,14 +241,18 @@ func lastChecksummed(b []byte) int {
 	return last
 }
 
-// Three shards, each a separate process holding only its share, merge into
-// the report a single run makes, byte for byte apart from timing. The shard
-// commands are the ones docs/cluster.md gives for Slurm and Kubernetes.
+// Three shards, each run holding only its share, merge into the report a
+// single run makes, byte for byte apart from timing. The shard commands are
+// the ones docs/cluster.md gives for Slurm and Kubernetes, run in this
+// process (inProcess) with their $VARS set as a task's environment sets
+// them: the lines hold only words and $VARS (shardArgs), which sh splits
+// and expands alike.
 func TestTournamentShardsMerge(t *testing.T) {
 	t.Parallel()
-	calcsol(t, "", "--help") // build the binary
+	heavyUnderRace(t)
 	dir, cfg := smallTournamentDir(t)
-	if _, errOut, code := calcsolIn(t, dir, nil, "", "tournament", "tournament.yaml", "--out", "single"); code != 0 {
+	at := func(name string) string { return filepath.Join(dir, name) }
+	if _, errOut, code := inProcess("tournament", at("tournament.yaml"), "--out", at("single")); code != 0 {
 		t.Fatalf("single run: %s", errOut)
 	}
 	lines := docShardLines(t)
@@ -255,36 +262,35 @@ func TestTournamentShardsMerge(t *testing.T) {
 	for i, line := range lines {
 		out := "reports" + strconv.Itoa(i)
 		for k := 1; k <= 3; k++ {
-			env := []string{"PATH=" + binDir + string(os.PathListSeparator) + os.Getenv("PATH"),
-				"JOB_COMPLETION_INDEX=" + strconv.Itoa(k-1), "SLURM_ARRAY_TASK_ID=" + strconv.Itoa(k), "SHARDS=3", "REPORTS=" + out}
-			sh := exec.Command("sh", "-c", line)
-			sh.Dir, sh.Env = dir, append(os.Environ(), env...)
-			if b, err := sh.CombinedOutput(); err != nil {
-				t.Fatalf("%s (shard %d): %v\n%s", line, k, err, b)
+			env := map[string]string{"JOB_COMPLETION_INDEX": strconv.Itoa(k - 1), "SLURM_ARRAY_TASK_ID": strconv.Itoa(k), "SHARDS": "3", "REPORTS": at(out)}
+			args := shardArgs(t, line, dir, env)
+			if _, errOut, code := inProcess(args...); code != 0 {
+				t.Fatalf("%s (shard %d): exit %d: %s", line, k, code, errOut)
 			}
 		}
-		shards := []string{out + "/shard-3", out + "/shard-1", out + "/shard-2"}
+		shards := []string{at(out + "/shard-3"), at(out + "/shard-1"), at(out + "/shard-2")}
 		for k, s := range shards {
-			if n := countRecords(t, filepath.Join(dir, s)); n >= 8*200/2 {
+			if n := countRecords(t, s); n >= 8*200/2 {
 				t.Errorf("shard %d holds %d records, more than its share", k, n)
 			}
 		}
-		if _, errOut, code := calcsolIn(t, dir, nil, "", append([]string{"merge", "--out", out + "/merged"}, shards...)...); code != 0 {
+		merged := at(out + "/merged")
+		if _, errOut, code := inProcess(append([]string{"merge", "--out", merged}, shards...)...); code != 0 {
 			t.Fatalf("merge: %s", errOut)
 		}
-		if a, b := recordsOf(t, filepath.Join(dir, "single")), recordsOf(t, filepath.Join(dir, out, "merged")); usField.ReplaceAllString(a, "") != usField.ReplaceAllString(b, "") {
+		if a, b := recordsOf(t, at("single")), recordsOf(t, merged); usField.ReplaceAllString(a, "") != usField.ReplaceAllString(b, "") {
 			t.Errorf("merged records differ from the single run's")
 		}
 		for _, name := range []string{"summary.md", "rates.png", "manifest.json", "config.yaml"} {
-			a, b := readStripped(t, filepath.Join(dir, "single", name)), readStripped(t, filepath.Join(dir, out, "merged", name))
+			a, b := readStripped(t, filepath.Join(at("single"), name)), readStripped(t, filepath.Join(merged, name))
 			if a != b {
 				t.Errorf("merged %s differs from the single run's", name)
 			}
 		}
 		// summary.json: the same apart from ms per game.
 		ms := regexp.MustCompile(`"ms_per_game": [0-9.e+-]+`)
-		a := ms.ReplaceAllString(readStripped(t, filepath.Join(dir, "single", "summary.json")), "")
-		b := ms.ReplaceAllString(readStripped(t, filepath.Join(dir, out, "merged", "summary.json")), "")
+		a := ms.ReplaceAllString(readStripped(t, filepath.Join(at("single"), "summary.json")), "")
+		b := ms.ReplaceAllString(readStripped(t, filepath.Join(merged, "summary.json")), "")
 		if diff := cmp.Diff(a, b); diff != "" {
 			t.Errorf("summary.json (-single +merged):\n%s", diff)
 		}
@@ -296,7 +302,7 @@ func TestTournamentShardsMerge(t *testing.T) {
 			{shards[:2], "merge: missing shard(s) 2/3"},
 			{[]string{shards[0], shards[1], shards[1]}, "merge: shard 1/3 given twice"},
 		} {
-			_, errOut, code := calcsolIn(t, dir, nil, "", append([]string{"merge", "--out", out + "/bad"}, tc.shards...)...)
+			_, errOut, code := inProcess(append([]string{"merge", "--out", at(out + "/bad")}, tc.shards...)...)
 			if code != 2 || !strings.Contains(errOut, tc.want) {
 				t.Errorf("merge %v: exit %d, %q; want 2 and %q", tc.shards, code, errOut, tc.want)
 			}
@@ -304,14 +310,46 @@ func TestTournamentShardsMerge(t *testing.T) {
 	}
 	// A shard of another config is refused.
 	other := bytes.Replace(cfg, []byte("seed: 7"), []byte("seed: 8"), 1)
-	os.WriteFile(filepath.Join(dir, "other.yaml"), other, 0o644)
-	if _, errOut, code := calcsolIn(t, dir, nil, "", "tournament", "other.yaml", "--shard", "2/3", "--out", "other"); code != 0 {
+	os.WriteFile(at("other.yaml"), other, 0o644)
+	if _, errOut, code := inProcess("tournament", at("other.yaml"), "--shard", "2/3", "--out", at("other")); code != 0 {
 		t.Fatal(errOut)
 	}
-	_, errOut, code := calcsolIn(t, dir, nil, "", "merge", "--out", "mixed", "reports0/shard-1", "other", "reports0/shard-3")
+	_, errOut, code := inProcess("merge", "--out", at("mixed"), at("reports0/shard-1"), at("other"), at("reports0/shard-3"))
 	if code != 2 || !strings.Contains(errOut, "different configs") {
 		t.Errorf("merging another config's shard: exit %d, %q", code, errOut)
 	}
+}
+
+// shardArgs is calcsol's arguments for a shard command line of the docs,
+// "calcsol shard …", as sh runs it in directory dir with environment env:
+// split at blanks, each $VAR replaced by its value, and a word that names
+// a file in dir made that file's path. A line with any other shell syntax
+// (quotes, ${…}, globs, operators) is refused, as one the test cannot run
+// as sh would.
+func shardArgs(t *testing.T, line, dir string, env map[string]string) []string {
+	t.Helper()
+	if strings.ContainsAny(line, "'\"\\`{}()[]*?~<>|&;#=") {
+		t.Fatalf("docs/cluster.md: %q: want only words and $VARS in a shard command line", line)
+	}
+	words := strings.Fields(line)
+	if words[0] != "calcsol" {
+		t.Fatalf("docs/cluster.md: %q: want a calcsol command", line)
+	}
+	var args []string
+	for _, w := range words[1:] {
+		w = os.Expand(w, func(name string) string {
+			v, ok := env[name]
+			if !ok {
+				t.Fatalf("docs/cluster.md: %q: $%s is not set by a Slurm or Kubernetes task here", line, name)
+			}
+			return v
+		})
+		if _, err := os.Stat(filepath.Join(dir, w)); err == nil && !filepath.IsAbs(w) {
+			w = filepath.Join(dir, w)
+		}
+		args = append(args, w)
+	}
+	return args
 }
 
 // docShardLines returns the command lines of docs/cluster.md that run a
@@ -336,34 +374,36 @@ func docShardLines(t *testing.T) []string {
 // --stop-after stops a run gently: the games in play are recorded, every
 // sitting records some, the command says how many and how to resume and
 // exits with status 5, and the run resumed to its end has exactly the
-// records of an uninterrupted run.
+// records of an uninterrupted run. In this process (inProcess): no signal
+// is involved.
 func TestTournamentStopAfter(t *testing.T) {
 	t.Parallel()
+	heavyUnderRace(t)
 	if testing.Short() {
-		t.Skip("plays 6,000 games twice")
+		t.Skip("plays 3,000 games twice")
 	}
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run")
 	const total = bigGames
 	for sitting, args := range [][]string{
-		{bigTournament, "--workers", "1", "--out", run, "--stop-after", "150ms"},
-		{"--resume", run, "--workers", "2", "--stop-after", "150ms"},
+		{bigTournament, "--workers", "1", "--out", run, "--stop-after", "50ms"},
+		{"--resume", run, "--workers", "2", "--stop-after", "50ms"},
 	} {
 		before := 0
 		if sitting > 0 {
 			before = countRecords(t, run)
 		}
-		_, errOut, code := calcsol(t, "", append([]string{"tournament"}, args...)...)
+		_, errOut, code := inProcess(append([]string{"tournament"}, args...)...)
 		n := countRecords(t, run)
 		if sitting > 0 && code == 0 && n == total {
-			// The first sitting, one worker, plays about an eighth of the
-			// games in 150 ms (768 of 6,000 on the shared 2-core machine):
-			// it must stop.
-			t.Logf("sitting %d finished the run within 150ms", sitting+1)
+			// The first sitting, one worker, plays a small part of the
+			// games in 50 ms (all 3,000 take it about 0.3 s of CPU): it
+			// must stop.
+			t.Logf("sitting %d finished the run within 50ms", sitting+1)
 			break
 		}
 		b := []byte(recordsOf(t, run))
-		want := "stopping: finishing the games in play (Ctrl-C would drop them)\ncalcsol: --stop-after 150ms: stopped: " + strconv.Itoa(n) + " of " + strconv.Itoa(total) + " games recorded in " + run +
+		want := "stopping: finishing the games in play (Ctrl-C would drop them)\ncalcsol: --stop-after 50ms: stopped: " + strconv.Itoa(n) + " of " + strconv.Itoa(total) + " games recorded in " + run +
 			"; continue with: calcsol tournament --resume " + run + "\n"
 		if sitting > 0 {
 			want = "resuming: " + strconv.Itoa(before) + " of " + strconv.Itoa(total) + " games recorded; playing the other " + strconv.Itoa(total-before) + "\n" + want
@@ -372,7 +412,7 @@ func TestTournamentStopAfter(t *testing.T) {
 			t.Fatalf("sitting %d: exit %d, stderr %q; want 5 and %q, %d records after %d, the last line whole", sitting+1, code, errOut, want, n, before)
 		}
 	}
-	if _, errOut, code := calcsol(t, "", "tournament", "--resume", run, "--format", "csv"); code != 0 {
+	if _, errOut, code := inProcess("tournament", "--resume", run, "--format", "csv"); code != 0 {
 		t.Fatalf("last sitting: exit %d: %s", code, errOut)
 	}
 	sameAsUninterrupted(t, run, "the run in sittings")
@@ -397,7 +437,7 @@ func sameAsUninterrupted(t *testing.T, dir, how string) {
 		}
 		defer os.RemoveAll(dir)
 		whole := filepath.Join(dir, "whole")
-		if _, errOut, code := calcsol(t, "", "tournament", bigTournament, "--out", whole, "--format", "csv"); code != 0 {
+		if _, errOut, code := inProcess("tournament", bigTournament, "--out", whole, "--format", "csv"); code != 0 {
 			t.Fatalf("uninterrupted: exit %d: %s", code, errOut)
 		}
 		uninterrupted.records = usField.ReplaceAllString(recordsOf(t, whole), "")
@@ -415,9 +455,9 @@ func sameAsUninterrupted(t *testing.T, dir, how string) {
 func TestTournamentInterrupt(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("plays up to 6,000 games")
+		t.Skip("plays up to 3,000 games")
 	}
-	calcsol(t, "", "--help") // build the binary
+	processTest(t) // build the binary (skips under the race detector)
 	dir := filepath.Join(t.TempDir(), "run")
 	cmd := exec.Command(binPath, "tournament", bigTournament, "--workers", "1", "--out", dir)
 	var stderr bytes.Buffer
@@ -425,9 +465,11 @@ func TestTournamentInterrupt(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
-		// The records are written a block of 256 at a time.
-		if b, err := tournament.ReadResultsData(dir); err == nil && bytes.Count(b, []byte("\n")) > 200 {
+	// The records are written a block of 256 at a time, each checksummed
+	// once written: the small file of checksums is cheap to read often.
+	sums := filepath.Join(dir, tournament.SumsFile)
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		if b, err := os.ReadFile(sums); err == nil && lastChecksummed(b) >= tournament.SumBlock {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -455,11 +497,11 @@ func TestTournamentBoundFiles(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	corpusFile := filepath.Join(dir, "c.txt")
-	if _, errOut, code := calcsol(t, "", "corpus", "generate", "--deck", "standard52", "--shuffle", "U", "--count", "12", "--seed", "4", "--out", corpusFile); code != 0 {
+	if _, errOut, code := inProcess("corpus", "generate", "--deck", "standard52", "--shuffle", "U", "--count", "12", "--seed", "4", "--out", corpusFile); code != 0 {
 		t.Fatalf("corpus generate: exit %d, %s", code, errOut)
 	}
 	good := filepath.Join(dir, "good.json")
-	if _, errOut, code := calcsol(t, "", "solve", "--corpus", corpusFile, "--stacks", "4", "--preplaced", "--nodes", "20000", "--out", good); code != 0 {
+	if _, errOut, code := inProcess("solve", "--corpus", corpusFile, "--stacks", "4", "--preplaced", "--nodes", "20000", "--out", good); code != 0 {
 		t.Fatalf("solve: exit %d, %s", code, errOut)
 	}
 	// The same header, every deck called unwinnable.
@@ -495,19 +537,19 @@ func TestTournamentBoundFiles(t *testing.T) {
 		}
 		return f
 	}
-	out, errOut, code := calcsol(t, "", "tournament", config(good), "--timing=false")
+	out, errOut, code := inProcess("tournament", config(good), "--timing=false")
 	if code != 0 || !strings.Contains(out, "Clairvoyant bounds ("+good) || !strings.Contains(out, "is winnable") {
 		t.Errorf("good bound: exit %d, stderr %q, output:\n%s", code, errOut, out)
 	}
-	out, errOut, code = calcsol(t, "", "tournament", config(good), "--timing=false", "--wide")
+	out, errOut, code = inProcess("tournament", config(good), "--timing=false", "--wide")
 	if code != 0 || !strings.Contains(out, "Wins among the decks a player who sees the stock can win (the clairvoyant bound: "+good) {
 		t.Errorf("good bound, --wide: exit %d, stderr %q, output:\n%s", code, errOut, out)
 	}
-	out, errOut, code = calcsol(t, "", "tournament", config(bad), "--timing=false")
+	out, errOut, code = inProcess("tournament", config(bad), "--timing=false")
 	if code != 1 || !strings.Contains(errOut, "impossible wins: p won") || !strings.Contains(out, "won unwinnable") {
 		t.Errorf("a bound calling won decks unwinnable: exit %d, stderr %q, output:\n%s", code, errOut, out)
 	}
-	_, errOut, code = calcsol(t, "", "tournament", config(other), "--timing=false")
+	_, errOut, code = inProcess("tournament", config(other), "--timing=false")
 	if code != 2 || !strings.Contains(errOut, "is for other decks") {
 		t.Errorf("a bound for other decks: exit %d, stderr %q", code, errOut)
 	}
@@ -521,7 +563,7 @@ func TestTournamentMergePartial(t *testing.T) {
 	t.Parallel()
 	dir, _ := smallTournamentDir(t)
 	for _, k := range []string{"1", "3"} {
-		if _, errOut, code := calcsolIn(t, dir, nil, "", "tournament", "tournament.yaml", "--shard", k+"/3", "--out", "shard-"+k); code != 0 {
+		if _, errOut, code := inProcess("tournament", filepath.Join(dir, "tournament.yaml"), "--shard", k+"/3", "--out", filepath.Join(dir, "shard-"+k)); code != 0 {
 			t.Fatalf("shard %s: %s", k, errOut)
 		}
 	}
@@ -579,9 +621,9 @@ func TestTournamentMergePartial(t *testing.T) {
 		state  string
 	}{
 		{[]string{"shard-1", "shard-3"}, append(append([]string{}, one...), three...), "partial: 2 of 3 shards given, 2 finished"},
-		{[]string{"shard-1", "cut-3"}, append(append([]string{}, one...), three[:10]...), "shard 3/3 (cut-3): 10 of " + strconv.Itoa(len(three)) + " games"},
+		{[]string{"shard-1", "cut-3"}, append(append([]string{}, one...), three[:10]...), "shard 3/3 (" + filepath.Join(dir, "cut-3") + "): 10 of " + strconv.Itoa(len(three)) + " games"},
 	} {
-		out, errOut, code := calcsolIn(t, dir, nil, "", append([]string{"merge", "--partial", "--format", "json"}, tc.shards...)...)
+		out, errOut, code := inProcess(append([]string{"merge", "--partial", "--format", "json"}, paths(dir, tc.shards...)...)...)
 		if code != 0 || !strings.Contains(errOut, tc.state) {
 			t.Fatalf("merge --partial %v: exit %d, stderr %q; want 0 and %q", tc.shards, code, errOut, tc.state)
 		}
@@ -604,7 +646,7 @@ func TestTournamentMergePartial(t *testing.T) {
 		if diff := cmp.Diff(want, got, cmp.AllowUnexported(key{})); diff != "" {
 			t.Errorf("merge --partial %v: wins and games per row (-records +report):\n%s", tc.shards, diff)
 		}
-		if tournament.HasResults(dir) {
+		if tournament.HasResults(dir) || tournament.HasResults(".") {
 			t.Errorf("merge --partial wrote a results file")
 		}
 	}
@@ -621,11 +663,22 @@ func TestTournamentMergePartial(t *testing.T) {
 		{[]string{"shard-1", "shard-1"}, "shard 1/3 given twice"},
 		{[]string{"--out", "merged", "shard-1"}, "--partial writes no report"},
 	} {
-		_, errOut, code := calcsolIn(t, dir, nil, "", append([]string{"merge", "--partial"}, tc.args...)...)
+		_, errOut, code := inProcess(append([]string{"merge", "--partial"}, paths(dir, tc.args...)...)...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("merge --partial %v: exit %d, %q; want 2 and %q", tc.args, code, errOut, tc.want)
 		}
 	}
+}
+
+// paths is args with each that is not a flag made a path in dir.
+func paths(dir string, args ...string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if out[i] = a; !strings.HasPrefix(a, "-") {
+			out[i] = filepath.Join(dir, a)
+		}
+	}
+	return out
 }
 
 // copyDir copies the files of directory src into a new directory dst.
@@ -672,10 +725,11 @@ func smallTournamentDir(t *testing.T) (string, []byte) {
 // such a report cannot be resumed.
 func TestMergeUncheckedShards(t *testing.T) {
 	t.Parallel()
+	heavyUnderRace(t)
 	dir, _ := smallTournamentDir(t)
 	for _, k := range []string{"1", "2"} {
 		s := "shard-" + k
-		if _, errOut, code := calcsolIn(t, dir, nil, "", "tournament", "tournament.yaml", "--shard", k+"/2", "--out", s); code != 0 {
+		if _, errOut, code := inProcess("tournament", filepath.Join(dir, "tournament.yaml"), "--shard", k+"/2", "--out", filepath.Join(dir, s)); code != 0 {
 			t.Fatalf("shard %s: %s", k, errOut)
 		}
 		path := filepath.Join(dir, s, "manifest.json")
@@ -692,15 +746,15 @@ func TestMergeUncheckedShards(t *testing.T) {
 		os.WriteFile(path, b, 0o644)
 		os.Remove(filepath.Join(dir, s, "results.sha256"))
 	}
-	_, errOut, code := calcsolIn(t, dir, nil, "", "merge", "--out", "merged", "shard-1", "shard-2")
+	_, errOut, code := inProcess(append([]string{"merge"}, paths(dir, "--out", "merged", "shard-1", "shard-2")...)...)
 	if want := "calcsol: warning: 2 reports keep no record checksums (an older calcsol wrote them):\n" +
-		"  their records are read unchecked (shard-1 … shard-2)\n"; code != 0 || errOut != want {
+		"  their records are read unchecked (" + filepath.Join(dir, "shard-1") + " … " + filepath.Join(dir, "shard-2") + ")\n"; code != 0 || errOut != want {
 		t.Errorf("merge: exit %d, stderr %q; want 0 and %q", code, errOut, want)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "merged", "results.sha256")); err != nil {
 		t.Errorf("the merged report is not checksummed anew: %v", err)
 	}
-	_, errOut, code = calcsolIn(t, dir, nil, "", "tournament", "--resume", "shard-1")
+	_, errOut, code = inProcess("tournament", "--resume", filepath.Join(dir, "shard-1"))
 	if code != 2 || !strings.Contains(errOut, "names no record checksums") {
 		t.Errorf("resume: exit %d, stderr %q", code, errOut)
 	}

@@ -13,6 +13,7 @@ import (
 // budget give the same table and log.
 func TestTuneCommand(t *testing.T) {
 	t.Parallel()
+	heavyUnderRace(t)
 	dir := t.TempDir()
 	spec := func(name string, count, seed int) string {
 		p := filepath.Join(dir, name+".yaml")
@@ -26,7 +27,7 @@ func TestTuneCommand(t *testing.T) {
 	run := func(out string, evals string, extra ...string) string {
 		args := append([]string{"tune", "--table", "nanzaki-shintani", "--stacks", "3", "--train", train, "--validate", val,
 			"--test", test, "--seed", "5", "--evals", evals, "--patience", "10", "--alpha", "0.3", "--out", filepath.Join(dir, out)}, extra...)
-		stdout, stderr, code := calcsol(t, "", args...)
+		stdout, stderr, code := inProcess(args...)
 		if code != 0 {
 			t.Fatalf("tune %v: exit %d\n%s%s", args, code, stdout, stderr)
 		}
@@ -62,7 +63,7 @@ func TestTuneCommand(t *testing.T) {
 		t.Error("the resumed log differs from the uninterrupted one")
 	}
 	// The table is a table file eval loads.
-	stdout, stderr, code := calcsol(t, "", "eval", "--corpus", "uniform-1000", "--stacks", "3", "--table", filepath.Join(dir, "a.yaml"))
+	stdout, stderr, code := inProcess("eval", "--corpus", "uniform-1000", "--stacks", "3", "--table", filepath.Join(dir, "a.yaml"))
 	if code != 0 || !strings.Contains(stdout, "priority/a") {
 		t.Errorf("eval of the tuned table: exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -76,7 +77,7 @@ func TestTuneCommand(t *testing.T) {
 		{[]string{"tune", "--out", filepath.Join(dir, "x.yaml"), "--stacks", "4", "--table", "nanzaki-shintani"}, "is for 3 stacks"},
 		{[]string{"tune", "--out", filepath.Join(dir, "x.yaml"), "--strategy", "random", "--param", "depth"}, "declares it"},
 	} {
-		_, stderr, code := calcsol(t, "", tc.args...)
+		_, stderr, code := inProcess(tc.args...)
 		if code != 2 || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, stderr, tc.want)
 		}
