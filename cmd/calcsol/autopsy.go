@@ -43,7 +43,7 @@ formula"), so that far fewer positions stay unknown.`,
 		Example: `  calcsol corpus generate --deck standard52 --shuffle U --count 20 --seed 5 --out twenty.txt
   calcsol autopsy --corpus twenty.txt --stacks 3 --preplaced --strategy priority:deadlock_check=exact+rescue --table tuned-3-preplaced --at 40,24,12 --nodes 20000
   calcsol autopsy --corpus twenty.txt --stacks 4 --table tuned-4 --option deadlock_check=exact --at 24,12 --nodes 20000 --json
-  calcsol autopsy --corpus twenty.txt --stacks 3 --preplaced --strategy priority:deadlock_check=exact+rescue --table tuned-3-preplaced --at 12 --nodes 2000 --sat 1m`,
+  calcsol autopsy --corpus twenty.txt --stacks 3 --preplaced --strategy priority:deadlock_check=exact+rescue --table tuned-3-preplaced --at 12 --nodes 20000 --sat 1m`,
 		Args: cobra.NoArgs,
 		RunE: runAutopsy,
 	}

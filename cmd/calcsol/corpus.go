@@ -100,7 +100,7 @@ func newCorpusShowCmd() *cobra.Command {
 		Short: "Print a corpus's header and its first decks",
 		Long: `Print the header of a corpus file (or of an embedded corpus, by name) and
 its first --head decks.`,
-		Example: `  calcsol corpus show uniform-30000
+		Example: `  calcsol corpus show uniform-1000
   calcsol corpus show my.txt --head 20`,
 		Args: cobra.ExactArgs(1),
 		RunE: runCorpusShow,

@@ -52,9 +52,10 @@ func TestScripts(t *testing.T) {
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status":  cmdStatus,
-			"waitfor": cmdWaitfor,
-			"noglob":  cmdNoglob,
+			"status":    cmdStatus,
+			"inprocess": cmdInProcess,
+			"waitfor":   cmdWaitfor,
+			"noglob":    cmdNoglob,
 		},
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
@@ -118,6 +119,25 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != args[0] {
 		ts.Fatalf("exit status %s (%v), want %s", got, err, args[0])
+	}
+}
+
+// inprocess CODE calcsol ARGS... runs the calcsol command line in the test
+// process (inProcess, as TestBadInput does) and wants exit status CODE; its
+// output is the stdout and stderr the next checks read. For the bad flags a
+// script checks beside the feature they belong to: they need no process of
+// their own, and a start costs more CPU than the check. Not for what reads
+// or writes the script's files (the test process runs in its own directory,
+// not $WORK) nor what depends on the script's env: those take status.
+func cmdInProcess(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 || args[1] != "calcsol" {
+		ts.Fatalf("usage: inprocess CODE calcsol [ARGS...]")
+	}
+	stdout, stderr, code := inProcess(args[2:]...)
+	fmt.Fprint(ts.Stdout(), stdout)
+	fmt.Fprint(ts.Stderr(), stderr)
+	if got := fmt.Sprint(code); got != args[0] {
+		ts.Fatalf("exit status %s, want %s", got, args[0])
 	}
 }
 

@@ -81,9 +81,9 @@ and a χ² test of the matrix. Set i has its own generator, so the result does
 not depend on --workers. docs/shuffles-analysis.md defines each measure.
 
 ` + emaxHelp,
-		Example: `  calcsol shuffle analyze --seq HDHRDHH --sets 100000
-  calcsol shuffle analyze --seq R^7 --sets 100000 --emax 1e-3 --json
-  calcsol shuffle analyze --seq H --sets 100000 --png hindu --pgm hindu`,
+		Example: `  calcsol shuffle analyze --seq HDHRDHH --sets 20000
+  calcsol shuffle analyze --seq R^7 --sets 20000 --emax 1e-3 --json
+  calcsol shuffle analyze --seq H --sets 20000 --png hindu --pgm hindu`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o := analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers, Context: cmd.Context()}

@@ -110,9 +110,9 @@ With one method it gives the convergence curve: --methods H --m 1..100.
 Ide & Okuda's figures are for --sets 1000000 (--m 1..7 then takes minutes).
 
 ` + emaxHelp,
-		Example: `  calcsol shuffle search --methods HRD --m 1..4 --sets 10000
+		Example: `  calcsol shuffle search --methods HRD --m 1..4 --sets 2000
   calcsol shuffle search --methods R --m 1..12 --sets 10000 --top 1
-  calcsol shuffle search --methods HRD --m 2..4 --sets 10000 --top 3 --json`,
+  calcsol shuffle search --methods HRD --m 2..4 --sets 2000 --top 3 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o := analysis.Options{N: n, Sets: sets, Seed: seed, Workers: workers, Context: cmd.Context()}

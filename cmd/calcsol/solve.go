@@ -96,7 +96,7 @@ program in the SAT competition's format named by --sat-solver.`,
   calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 20000 --out twenty-s4p.json
   calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 20000 --resume twenty-s4p.json --try priority:table=tuned-4-preplaced+rescue+endgame --out twenty-s4p.json
   calcsol solve --corpus twenty.txt --stacks 4 --preplaced --nodes 0 --resume twenty-s4p.json --out twenty-s4p.json
-  calcsol solve --corpus twenty.txt --stacks 3 --nodes 1 --try priority:table=tuned-3-exact+rescue+endgame --handoff 16,32 --handoff-nodes 20000 --out twenty-s3.json
+  calcsol solve --corpus twenty.txt --stacks 3 --nodes 1 --try priority:table=tuned-3-exact+rescue+endgame --handoff 16,32 --handoff-nodes 2000 --out twenty-s3.json
   calcsol solve --corpus twenty.txt --stacks 3 --nodes 1 --try priority:table=tuned-3-exact --try priority:table=tuned-3 --pilot 2 --out twenty-s3.json`,
 		Args: cobra.NoArgs,
 		RunE: runSolve,

@@ -90,7 +90,7 @@ verify-blind DIR' checks the decks against it. A blind run cannot be sharded.
 
 Bad configs fail before any game with the file, line, key and reason (exit
 status 2). See docs/tournament.md.`,
-		Example: `  calcsol tournament --shard 1/50     # the shipped tournament on every 50th deck: a second
+		Example: `  calcsol tournament --shard 1/200    # the shipped tournament on every 200th deck: half a second
   calcsol tournament
   calcsol tournament my-tournament.yaml --out report
   calcsol tournament --resume report
