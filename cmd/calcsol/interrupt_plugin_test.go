@@ -89,18 +89,7 @@ rules:
 			}
 			pid := cmd.Process.Pid
 			defer syscall.Kill(-pid, syscall.SIGKILL)
-			// The records are written a block of 256 at a time, and each
-			// block is checksummed once written: the small file of
-			// checksums is cheap to read often.
-			sums := filepath.Join(out, tournament.SumsFile)
-			for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
-				if b, err := os.ReadFile(sums); err == nil && lastChecksummed(b) >= tournament.SumBlock {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatal("no records in a minute")
-				}
-			}
+			waitChecksummed(t, cmd, out, tournament.SumBlock)
 			// Held still until the signal is sent; SIGCONT lets them meet it.
 			syscall.Kill(-pid, syscall.SIGSTOP)
 			plugins := children(pid, plugin)

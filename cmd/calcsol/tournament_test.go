@@ -166,21 +166,9 @@ func TestTournamentKillAndResume(t *testing.T) {
 	results := filepath.Join(killed, tournament.CompressedResultsFile)
 	sums := filepath.Join(killed, tournament.SumsFile)
 	// The run is killed once it has checksummed about a fifth of the
-	// records (a block is checksummed once it is written; the small file of
-	// checksums is cheap to read often, where reading the growing records
-	// each time fell behind a fast run on a loaded machine).
-	deadline := time.Now().Add(time.Minute)
-	for {
-		if b, err := os.ReadFile(sums); err == nil && lastChecksummed(b) > total/5 {
-			cmd.Process.Signal(syscall.SIGKILL)
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("the run did not get a fifth of its games done in a minute")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	// records.
+	waitChecksummed(t, cmd, killed, total/5+1)
+	cmd.Process.Signal(syscall.SIGKILL)
 	if err := cmd.Wait(); err == nil {
 		t.Fatal("the run finished before it was killed; make big.yaml bigger")
 	}
@@ -223,6 +211,25 @@ func checksummed(t *testing.T, path string) int {
 		t.Fatal(err)
 	}
 	return lastChecksummed(b)
+}
+
+// waitChecksummed waits up to a minute until the run cmd writes to dir has
+// checksummed its first n records, and kills cmd and fails the test if it
+// does not. A block of records is checksummed once written; the small file
+// of checksums is cheap to read often, where reading the growing records
+// each time fell behind a fast run on a loaded machine.
+func waitChecksummed(t *testing.T, cmd *exec.Cmd, dir string, n int) {
+	t.Helper()
+	sums := filepath.Join(dir, tournament.SumsFile)
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		if b, err := os.ReadFile(sums); err == nil && lastChecksummed(b) >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the run did not checksum %d records in a minute", n)
+		}
+	}
 }
 
 // lastChecksummed is the last line of the records that the checksums b
@@ -465,18 +472,7 @@ func TestTournamentInterrupt(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// The records are written a block of 256 at a time, each checksummed
-	// once written: the small file of checksums is cheap to read often.
-	sums := filepath.Join(dir, tournament.SumsFile)
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
-		if b, err := os.ReadFile(sums); err == nil && lastChecksummed(b) >= tournament.SumBlock {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("no records in a minute")
-		}
-	}
+	waitChecksummed(t, cmd, dir, tournament.SumBlock)
 	cmd.Process.Signal(os.Interrupt)
 	err := cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
