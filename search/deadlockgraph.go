@@ -57,6 +57,13 @@ type acyclicSearch struct {
 	// step's stack and the table its top leaves for, in order.
 	record bool
 	path   []takeStep
+	// shared, when set, keeps what checks learn for every later check
+	// (sharedStates), in checks of at most maxSharedStacks stacks with
+	// neither a limit nor record; ids are then the names of the stacks'
+	// bottom parts: ids[s][h] of stack s cut to height h.
+	shared  *sharedStates
+	sharing bool
+	ids     [maxSharedStacks][solver.DeckSize + 1]uint32
 }
 
 // takeStep is one step of a take-apart: the top of stack s leaves for
@@ -83,6 +90,10 @@ func (a *acyclicSearch) again(st *solver.State) bool {
 	a.path = a.path[:0]
 	h, p := a.load(st)
 	key, _ := a.key(h, p)
+	a.sharing = a.shared != nil && a.n <= maxSharedStacks && a.limit == 0 && !a.record
+	if a.sharing {
+		a.shared.prepare(a)
+	}
 	return a.dfs(h, p, key)
 }
 
@@ -177,11 +188,20 @@ func (a *acyclicSearch) dfs(h [solver.MaxStacks]int, p [solver.Tables]int, key u
 		a.cut = true
 		return false
 	}
-	if a.failed.has(key) {
+	var sk sharedKey
+	if a.sharing {
+		sk = a.sharedKey(h, p)
+		switch a.shared.states.get(sk) {
+		case stateFails:
+			return false
+		case stateTakenApart:
+			return true
+		}
+	} else if a.failed.has(key) {
 		return false
 	}
 	if a.short(p) {
-		a.fail(key)
+		a.fail(key, sk)
 		return false
 	}
 	// Smallest skip first: a top that takes the slot a pointer is at skips
@@ -222,6 +242,9 @@ func (a *acyclicSearch) dfs(h [solver.MaxStacks]int, p [solver.Tables]int, key u
 		ok := a.dfs(h2, p2, key2)
 		a.give(r)
 		if ok {
+			if a.sharing {
+				a.shared.states.set(sk, stateTakenApart)
+			}
 			return true
 		}
 		if a.record {
@@ -231,11 +254,18 @@ func (a *acyclicSearch) dfs(h [solver.MaxStacks]int, p [solver.Tables]int, key u
 			return false // not a failure: the budget ran out below
 		}
 	}
-	a.fail(key)
+	a.fail(key, sk)
 	return false
 }
 
-func (a *acyclicSearch) fail(key uint64) { a.failed.add(key) }
+// fail remembers that state key (sk when sharing) fails.
+func (a *acyclicSearch) fail(key uint64, sk sharedKey) {
+	if a.sharing {
+		a.shared.states.set(sk, stateFails)
+		return
+	}
+	a.failed.add(key)
+}
 
 // keySet is a set of search states that a reset empties in constant time
 // (a map's clear costs its capacity, paid again by every check after one

@@ -36,6 +36,12 @@ const MaxEndgameCards = 20
 // (the rules), and the search stacks cards unassigned. Stacks with equal
 // contents are interchangeable, so the memo key sorts them.
 //
+// A stacking after which every assignment has a cycle is lost and not
+// searched further (the deadlock check, acyclicSearch); with the stock
+// empty, that check is the whole value (cleared). The checks keep what they
+// learn for later checks of any position (sharedStates): the positions of
+// one search share most of their stacks.
+//
 // An Endgame is not safe for concurrent use; its memo persists between
 // calls (positions' values do not depend on the game), up to MemoLimit
 // entries, after which it is cleared.
@@ -54,7 +60,9 @@ const DefaultMemoLimit = 4 << 20
 
 // NewEndgame returns an endgame search with an empty memo.
 func NewEndgame() *Endgame {
-	return &Endgame{memo: make(map[string]uint64)}
+	e := &Endgame{memo: make(map[string]uint64)}
+	e.acyclic.shared = &sharedStates{}
+	return e
 }
 
 // Orders returns the number of distinct orders of the ranks left in st's
@@ -174,6 +182,9 @@ func (e *Endgame) value(st *solver.State) uint64 {
 	if st.Won() {
 		return 1
 	}
+	if st.StockLen() == 0 && st.Drawn() == 0 {
+		return e.cleared(st)
+	}
 	k := e.keyOf(st)
 	if v, ok := e.memo[string(k)]; ok {
 		return v
@@ -194,17 +205,37 @@ func (e *Endgame) value(st *solver.State) uint64 {
 	} else {
 		all := Orders(st)
 		var buf [solver.MaxLegalMoves]solver.Move
-		for _, m := range candidates(st, buf[:0]) {
-			c := *st
-			if err := c.Apply(m); err != nil {
-				panic("search: a legal move was refused: " + err.Error())
-			}
-			// A stacking that leaves every assignment with a cycle loses
-			// every order: its cards can never all reach the tables.
-			if m.Kind == solver.ToStack && !e.acyclic.acyclic(&c) {
+		var cyclic [solver.MaxLegalMoves]bool
+		moves := candidates(st, buf[:0])
+		// A stacking that leaves every assignment with a cycle loses every
+		// order: its cards can never all reach the tables. The stackings
+		// are checked first, one after another: they differ only in the
+		// stack the drawn card went on, so each check keeps the failures
+		// of the ones before (acyclicSearch.again) — before the values
+		// below run checks of their own.
+		checked := false
+		for i, m := range moves {
+			if m.Kind != solver.ToStack {
 				continue
 			}
-			if w := e.value(&c); w > v {
+			c := e.child(st, m)
+			if checked {
+				cyclic[i] = !e.acyclic.again(&c)
+			} else {
+				cyclic[i], checked = !e.acyclic.acyclic(&c), true
+			}
+		}
+		for i, m := range moves {
+			if cyclic[i] {
+				continue
+			}
+			var w uint64
+			if c := e.child(st, m); m.Kind == solver.ToStack && c.StockLen() == 0 {
+				w = 1 // with the stock empty the check is the whole value (cleared)
+			} else {
+				w = e.value(&c)
+			}
+			if w > v {
 				v = w
 				if v == all {
 					break // nothing wins more than every order
@@ -221,6 +252,28 @@ func (e *Endgame) value(st *solver.State) uint64 {
 	}
 	e.memo[string(e.keyOf(st))] = v
 	return v
+}
+
+// child returns st after legal move m.
+func (e *Endgame) child(st *solver.State, m solver.Move) solver.State {
+	c := *st
+	if err := c.Apply(m); err != nil {
+		panic("search: a legal move was refused: " + err.Error())
+	}
+	return c
+}
+
+// cleared is the value of a position whose stock is empty and nothing
+// drawn: 1 when its stacks can be taken apart onto the tables, else 0. With
+// no card left to come, the take-apart search of the deadlock check is
+// exact: a top that skipped a slot would leave that slot to a card that
+// never arrives, and the count of open slots (short) sees it at once.
+func (e *Endgame) cleared(st *solver.State) uint64 {
+	e.Nodes++
+	if e.acyclic.acyclic(st) {
+		return 1
+	}
+	return 0
 }
 
 // keyOf writes the canonical key of st: table progress, the drawn card, the
