@@ -132,7 +132,7 @@ func TestEndgameMatchesBruteForce(t *testing.T) {
 	// stacks, or three and 4 stacks, takes seconds (minutes under the race
 	// detector), so those are long checks (package longtest); the quick run
 	// checks one position with three cards left and 3 stacks, which the
-	// enumeration takes half a second for.
+	// enumeration takes half a second for, and one with 5 stacks.
 	cases := []struct {
 		name  string
 		rules solver.Rules
@@ -143,6 +143,9 @@ func TestEndgameMatchesBruteForce(t *testing.T) {
 		{"3 stacks, preplaced, 3 left", solver.Rules{Stacks: 3, Preplaced: true}, 3, 2, 23248, false},
 		{"3 stacks, base, 4 left", solver.Rules{Stacks: 3}, 4, 2, 34350, true},
 		{"4 stacks, base, 3 left", solver.Rules{Stacks: 4}, 3, 3, 14988, true},
+		// More stacks than the deadlock checks' shared memory names: the
+		// search checks each stacking on its own (acyclicSearch.again).
+		{"5 stacks, base, 3 left", solver.Rules{Stacks: 5}, 3, 2, 1246, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

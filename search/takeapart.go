@@ -60,6 +60,8 @@ func (s *sharedStates) prepare(a *acyclicSearch) {
 	if limit <= 0 {
 		limit = defaultSharedLimit
 	}
+	// A check adds at most a deck's ids: they stay within 28 bits.
+	limit = min(limit, 1<<28-solver.DeckSize-1)
 	if s.ids == nil || len(s.ids) > limit || s.states.count > limit {
 		s.ids = make(map[uint64]uint32)
 		s.states.reset()
