@@ -415,10 +415,7 @@ func (d *DeadlockGraph) choose(st *solver.State, giveUp bool) (solver.Move, bool
 		return cands[0].m, !giveUp
 	}
 	for _, c := range cands {
-		next := *st
-		if err := next.Apply(c.m); err != nil {
-			panic("search: a legal move was refused: " + err.Error())
-		}
+		next := applied(st, c.m)
 		if d.a.again(&next) {
 			return c.m, true
 		}

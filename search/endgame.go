@@ -108,10 +108,7 @@ func (e *Endgame) Moves(st *solver.State) (moves []MoveValue, orders uint64) {
 	}
 	var buf [solver.MaxLegalMoves]solver.Move
 	for _, m := range candidates(st, buf[:0]) {
-		c := *st
-		if err := c.Apply(m); err != nil {
-			panic("search: a legal move was refused: " + err.Error())
-		}
+		c := applied(st, m)
 		moves = append(moves, MoveValue{Move: m, Wins: e.value(&c)})
 	}
 	return moves, Orders(st)
@@ -218,7 +215,7 @@ func (e *Endgame) value(st *solver.State) uint64 {
 			if m.Kind != solver.ToStack {
 				continue
 			}
-			c := e.child(st, m)
+			c := applied(st, m)
 			if checked {
 				cyclic[i] = !e.acyclic.again(&c)
 			} else {
@@ -230,7 +227,7 @@ func (e *Endgame) value(st *solver.State) uint64 {
 				continue
 			}
 			var w uint64
-			if c := e.child(st, m); m.Kind == solver.ToStack && c.StockLen() == 0 {
+			if c := applied(st, m); m.Kind == solver.ToStack && c.StockLen() == 0 {
 				w = 1 // with the stock empty the check is the whole value (cleared)
 			} else {
 				w = e.value(&c)
@@ -254,8 +251,8 @@ func (e *Endgame) value(st *solver.State) uint64 {
 	return v
 }
 
-// child returns st after legal move m.
-func (e *Endgame) child(st *solver.State, m solver.Move) solver.State {
+// applied returns st after m, a move legal in st.
+func applied(st *solver.State, m solver.Move) solver.State {
 	c := *st
 	if err := c.Apply(m); err != nil {
 		panic("search: a legal move was refused: " + err.Error())

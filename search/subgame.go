@@ -221,10 +221,7 @@ func (g *Subgame) choose(st *solver.State, base *solver.Move) (solver.Move, bool
 	safe := g.P.Safe && g.a.acyclic(st)
 	best, bestV, found := solver.Move{}, uint64(0), false
 	for _, m := range places[:np] {
-		next := *st
-		if err := next.Apply(m); err != nil {
-			panic("search: a legal move was refused: " + err.Error())
-		}
+		next := applied(st, m)
 		if safe && m.Kind == solver.ToStack && !g.a.again(&next) {
 			continue
 		}
