@@ -1,6 +1,7 @@
 package clairvoyant
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -276,6 +277,47 @@ func ReadBoundFile(r io.Reader) (*BoundFile, error) {
 	}
 	if err := b.Rules().Validate(); err != nil {
 		return nil, fmt.Errorf("bound file: %w", err)
+	}
+	return &b, nil
+}
+
+// ReadBoundHeader reads a bound file's fields up to its verdicts, which it
+// leaves unread (Winnable is nil, the counts unchecked): enough to tell
+// which corpus and rules the file is for without decoding a verdict a deck.
+// ReadBoundFile reads and checks the whole file.
+func ReadBoundHeader(r io.Reader) (*BoundFile, error) {
+	dec := json.NewDecoder(r)
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, fmt.Errorf("bound file: want a JSON object")
+	}
+	fields := map[string]json.RawMessage{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("bound file: %w", err)
+		}
+		key, _ := t.(string)
+		if key == "per_deck" {
+			break
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("bound file: %w", err)
+		}
+		fields[key] = v
+	}
+	head, err := json.Marshal(fields)
+	if err != nil {
+		return nil, err
+	}
+	var b BoundFile
+	hd := json.NewDecoder(bytes.NewReader(head))
+	hd.DisallowUnknownFields()
+	if err := hd.Decode(&b); err != nil {
+		return nil, fmt.Errorf("bound file: %w", err)
+	}
+	if b.Format != BoundFormat {
+		return nil, fmt.Errorf("bound file: format %q, want %q", b.Format, BoundFormat)
 	}
 	return &b, nil
 }

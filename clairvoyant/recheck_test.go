@@ -3,6 +3,7 @@ package clairvoyant_test
 import (
 	"context"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -83,5 +84,60 @@ func TestBoundFileRoundTrip(t *testing.T) {
 	if got.Won != 1 || got.Lost != 1 || got.Unknown != 1 || got.Winnable[2] != nil || !*got.Winnable[0] || *got.Winnable[1] ||
 		got.Rules() != (solver.Rules{Stacks: 3, Preplaced: true}) || got.Checksum != "ab" || got.Budget != 7 {
 		t.Errorf("round trip: %+v", *got)
+	}
+}
+
+// TestReadBoundHeader: the header reader gives a bound file's fields as the
+// whole file's reader does, without its verdicts, and refuses what the
+// whole reader refuses for the header's sake.
+func TestReadBoundHeader(t *testing.T) {
+	results := []clairvoyant.Result{{Winnable: clairvoyant.Yes}, {Winnable: clairvoyant.No}, {}}
+	b := clairvoyant.NewBoundFile("c", "ab", solver.Rules{Stacks: 4}, clairvoyant.Budget{Nodes: 9}, results)
+	var buf bytesBuffer
+	if err := b.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	written := buf.String()
+	tests := []struct {
+		name, in, err string
+	}{
+		{"written", written, ""},
+		{"no verdicts", `{"format": "calcsol-clairvoyant-bound 1", "corpus": "c", "checksum": "ab", "stacks": 4, "decks": 0}`, ""},
+		{"other format", strings.Replace(written, "bound 1", "bound 9", 1), `format "calcsol-clairvoyant-bound 9"`},
+		{"unknown field", strings.Replace(written, `"corpus"`, `"korpus"`, 1), `unknown field "korpus"`},
+		{"not an object", `[1, 2]`, "want a JSON object"},
+		{"cut short", written[:40], "bound file: "},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := clairvoyant.ReadBoundHeader(strings.NewReader(tc.in))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Winnable != nil {
+				t.Errorf("verdicts read: %v", got.Winnable)
+			}
+			if got.Checksum != "ab" || got.Rules() != (solver.Rules{Stacks: 4}) || got.Corpus != "c" {
+				t.Errorf("header %+v", *got)
+			}
+		})
+	}
+	full, err := clairvoyant.ReadBoundFile(strings.NewReader(written))
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, err := clairvoyant.ReadBoundHeader(strings.NewReader(written))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full.Winnable = nil
+	if !reflect.DeepEqual(head, full) {
+		t.Errorf("header %+v, whole file without verdicts %+v", *head, *full)
 	}
 }

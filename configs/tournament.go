@@ -675,16 +675,23 @@ func ShippedBounds(c *tournament.Corpus) ([]tournament.Bound, error) {
 	}
 	var out []tournament.Bound
 	for _, f := range files {
-		if f.Checksum == c.Checksum && len(f.Winnable) == c.Len {
-			out = append(out, tournament.NewBound(c.Name, c.Checksum, f.Rules(), "shipped "+f.name, f.Winnable))
+		if f.Checksum != c.Checksum || f.Decks != c.Len {
+			continue
 		}
+		bf, err := f.read()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, tournament.NewBound(c.Name, c.Checksum, bf.Rules(), "shipped "+f.name, bf.Winnable))
 	}
 	return out, nil
 }
 
-// shippedBoundFiles parses the shipped bound files once a process: every
-// plan of a tournament config looks them up, and the 30,000-deck ones take
-// tens of milliseconds to decode. Nothing modifies them.
+// shippedBoundFiles reads the shipped bound files' headers once a process:
+// every plan of a tournament config looks them up by checksum. A file's
+// verdicts are decoded, once, only for the corpus they are for (read): the
+// 30,000-deck ones take tens of milliseconds, more than a small tournament
+// on uniform-1000 spends on its games. Nothing modifies them.
 var shippedBoundFiles = sync.OnceValues(func() ([]shippedBoundFile, error) {
 	var out []shippedBoundFile
 	names, read := corpora.Bounds()
@@ -693,16 +700,23 @@ var shippedBoundFiles = sync.OnceValues(func() ([]shippedBoundFile, error) {
 		if err != nil {
 			return nil, err
 		}
-		bf, err := clairvoyant.ReadBoundFile(bytes.NewReader(data))
+		head, err := clairvoyant.ReadBoundHeader(bytes.NewReader(data))
 		if err != nil {
 			return nil, fmt.Errorf("shipped bound %s: %w", name, err)
 		}
-		out = append(out, shippedBoundFile{bf, name})
+		out = append(out, shippedBoundFile{head, name, sync.OnceValues(func() (*clairvoyant.BoundFile, error) {
+			bf, err := clairvoyant.ReadBoundFile(bytes.NewReader(data))
+			if err != nil {
+				return nil, fmt.Errorf("shipped bound %s: %w", name, err)
+			}
+			return bf, nil
+		})})
 	}
 	return out, nil
 })
 
 type shippedBoundFile struct {
-	*clairvoyant.BoundFile
-	name string
+	*clairvoyant.BoundFile // the header: Winnable is nil
+	name                   string
+	read                   func() (*clairvoyant.BoundFile, error)
 }
