@@ -76,6 +76,9 @@ type SampleStrategy struct {
 	// playout every candidate move is played out by the base on that order
 	// and the best game found is followed (pilotPlayout).
 	Pilot int `param:"pilot" min:"0" max:"52" doc:"with this many cards or fewer in the stock, each order is played out by a pilot of the base (every move tried with the base's playout on that order, the best game followed) instead of the base alone (0: off)"`
+	// From, when positive, leaves every decision with more than From
+	// cards in the stock to the base.
+	From int `param:"from" min:"0" max:"52" doc:"sample only with this many cards or fewer in the stock; before that, play the base's move (0: always sample)"`
 
 	// noMemo turns the pilot's memos off, and noPilotMemo only its memo of
 	// its own playouts; noOwnCheck turns off settling a decision by the
@@ -215,9 +218,10 @@ func (ss *sampleSession) decide(ctx context.Context, rq solver.Request) (solver.
 	}
 	v := rq.Position
 	// Resignations are the base's business, and so are moves of stack tops
-	// unless Tops; the search is for where the drawn card goes and, with
-	// Tops, which top moves where.
-	if d.Failed || (d.Move.Kind == solver.StackToTable && !ss.s.Tops) || d.Move.Kind == solver.Resign || v.Drawn() == 0 || v.StockLen() == 0 {
+	// unless Tops, and every move with more than From cards in the stock;
+	// the search is for where the drawn card goes and, with Tops, which top
+	// moves where.
+	if d.Failed || (d.Move.Kind == solver.StackToTable && !ss.s.Tops) || d.Move.Kind == solver.Resign || v.Drawn() == 0 || v.StockLen() == 0 || (ss.s.From > 0 && v.StockLen() > ss.s.From) {
 		return d, nil
 	}
 	st := v.State()

@@ -589,3 +589,62 @@ func TestSampleIsWin(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleFrom: with from=k the player plays the base's own move, without
+// a playout, at every decision with more than k cards in the stock, and the
+// plain sampler's move at every other; on real games (4 stacks, A 2 3 4
+// pre-placed) both kinds of decision occur, and at some of each the plain
+// sampler leaves the base's move.
+func TestSampleFrom(t *testing.T) {
+	t.Parallel()
+	base, err := configs.Strategies().BuildSpec("priority:deadlock_check=exact,table=tuned-4-preplaced")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	rules := solver.Rules{Stacks: 4, Preplaced: true}
+	const n, k = 8, 20
+	late := startSample(t, &SampleStrategy{Base: base, N: n, Win: 100, Assign: true, From: k}, rules)
+	plain := startSample(t, &SampleStrategy{Base: base, N: n, Win: 100, Assign: true}, rules)
+	leftEarly, leftLate := 0, 0 // decisions where the plain sampler leaves the base's move
+	for i, d := range loadCorpus(t)[:size(8, 24)] {
+		g, err := solver.NewGame(&d, rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !g.Over() {
+			rq := solver.Request{Game: solver.GameID(i), Position: g.View()}
+			before := late.playouts
+			got, own, ok := decideAndAsk(t, late, rq)
+			if !ok {
+				break
+			}
+			want, err := plain.decide(ctx, rq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			left := !sameMove(want.Move, own.Move, g.Drawn())
+			if g.StockLen() > k {
+				if got.Move != own.Move || late.playouts != before {
+					t.Fatalf("deck %d, %d cards left: played %s after %d playouts, want the base's %s and none", i, g.StockLen(), got.Move.Format(rules), late.playouts-before, own.Move.Format(rules))
+				}
+				if left {
+					leftEarly++
+				}
+			} else {
+				if got.Move != want.Move {
+					t.Fatalf("deck %d, %d cards left: played %s, the plain sampler %s", i, g.StockLen(), got.Move.Format(rules), want.Move.Format(rules))
+				}
+				if left {
+					leftLate++
+				}
+			}
+			if err := g.Apply(got.Move); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if leftEarly == 0 || leftLate == 0 {
+		t.Fatalf("the plain sampler left the base's move at %d decisions before %d cards and %d after: the test checks nothing", leftEarly, k, leftLate)
+	}
+}
