@@ -202,42 +202,21 @@ func (e *Endgame) value(st *solver.State) uint64 {
 	} else {
 		all := Orders(st)
 		var buf [solver.MaxLegalMoves]solver.Move
-		var cyclic [solver.MaxLegalMoves]bool
 		moves := candidates(st, buf[:0])
-		// A stacking that leaves every assignment with a cycle loses every
-		// order: its cards can never all reach the tables. The stackings
-		// are checked first, one after another: they differ only in the
-		// stack the drawn card went on, so each check keeps the failures
-		// of the ones before (acyclicSearch.again) — before the values
-		// below run checks of their own.
-		checked := false
-		for i, m := range moves {
-			if m.Kind != solver.ToStack {
+		// The moves to a table first: when one wins every order, nothing
+		// wins more, and the stackings need no check.
+		for _, m := range moves {
+			if m.Kind == solver.ToStack {
 				continue
 			}
 			c := applied(st, m)
-			if checked {
-				cyclic[i] = !e.acyclic.again(&c)
-			} else {
-				cyclic[i], checked = !e.acyclic.acyclic(&c), true
+			v = max(v, e.value(&c))
+			if v == all {
+				break
 			}
 		}
-		for i, m := range moves {
-			if cyclic[i] {
-				continue
-			}
-			var w uint64
-			if c := applied(st, m); m.Kind == solver.ToStack && c.StockLen() == 0 {
-				w = 1 // with the stock empty the check is the whole value (cleared)
-			} else {
-				w = e.value(&c)
-			}
-			if w > v {
-				v = w
-				if v == all {
-					break // nothing wins more than every order
-				}
-			}
+		if v < all {
+			v = max(v, e.stackings(st, moves, all))
 		}
 	}
 	limit := e.MemoLimit
@@ -248,6 +227,48 @@ func (e *Endgame) value(st *solver.State) uint64 {
 		clear(e.memo)
 	}
 	e.memo[string(e.keyOf(st))] = v
+	return v
+}
+
+// stackings is the largest value of the stackings among moves, candidates
+// of the decision node st whose orders are all.
+//
+// A stacking that leaves every assignment with a cycle loses every order:
+// its cards can never all reach the tables. The stackings are checked
+// first, one after another: they differ only in the stack the drawn card
+// went on, so each check keeps the failures of the ones before
+// (acyclicSearch.again) — before the values below run checks of their own.
+func (e *Endgame) stackings(st *solver.State, moves []solver.Move, all uint64) uint64 {
+	var cyclic [solver.MaxLegalMoves]bool
+	checked := false
+	for i, m := range moves {
+		if m.Kind != solver.ToStack {
+			continue
+		}
+		c := applied(st, m)
+		if checked {
+			cyclic[i] = !e.acyclic.again(&c)
+		} else {
+			cyclic[i], checked = !e.acyclic.acyclic(&c), true
+		}
+	}
+	var v uint64
+	for i, m := range moves {
+		if m.Kind != solver.ToStack || cyclic[i] {
+			continue
+		}
+		c := applied(st, m)
+		w := uint64(1) // with the stock empty the check is the whole value (cleared)
+		if c.StockLen() > 0 {
+			w = e.value(&c)
+		}
+		if w > v {
+			v = w
+			if v == all {
+				break // nothing wins more than every order
+			}
+		}
+	}
 	return v
 }
 

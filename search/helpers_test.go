@@ -74,11 +74,16 @@ func playTo(t testing.TB, d *solver.Deck, r solver.Rules, k int) (solver.State, 
 // before.
 func playUntil(t testing.TB, d *solver.Deck, r solver.Rules, k int) (moves []solver.Move, ok bool) {
 	t.Helper()
+	return playUntilWith(t, NewDeadlockGraph(DefaultWeights), d, r, k)
+}
+
+// playUntilWith is playUntil with the player c.
+func playUntilWith(t testing.TB, c solver.Chooser, d *solver.Deck, r solver.Rules, k int) (moves []solver.Move, ok bool) {
+	t.Helper()
 	g, err := solver.NewGame(d, r)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := NewDeadlockGraph(DefaultWeights)
 	for !g.Over() {
 		if g.StockLen() <= k && g.Drawn() != 0 {
 			return moves, true
