@@ -193,7 +193,7 @@ func render(f frontier) (*vgimg.Canvas, []placed, error) {
 	legW := max(leg.Rectangle(dc).Size().X, noteSty.Width(note))
 
 	p := plot.New()
-	p.Title.Text = "Strength per CPU: every shipped player, per rule variant"
+	p.Title.Text = "Strength per CPU, per rule variant: the presets and the priority tables"
 	p.Title.Padding = 6
 	p.X.Label.Text = "CPU ms a game (log scale)"
 	p.Y.Label.Text = "games won (%)"
