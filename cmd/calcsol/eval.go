@@ -22,7 +22,7 @@ import (
 
 func newEvalCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "eval [--corpus FILE|NAME] [--strategy NAME] [--table FILE] [--stacks N] [--preplaced]",
+		Use:   "eval [--corpus FILE|NAME] [--strategy NAME] [--table FILE] [--stacks N] [--preplaced] [--format table|json]",
 		Short: "Score a strategy on a deck corpus",
 		Long: `Play every deck of a corpus with a strategy and report the wins, the success
 rate with its Wilson 95 % confidence interval, the mean number of cards placed
@@ -73,7 +73,8 @@ interrupted (nothing written). See docs/eval.md.`,
   calcsol eval --corpus my-decks.txt --table my-table.yaml --stacks 3
   calcsol eval --corpus uniform-1000 --out base.jsonl && calcsol eval --corpus uniform-1000 --option deadlock_check=exact --out exact.jsonl
   calcsol eval compare base.jsonl exact.jsonl
-  calcsol eval --corpus uniform-1000 --stacks 4 --blind`,
+  calcsol eval --corpus uniform-1000 --stacks 4 --blind
+  calcsol eval --corpus uniform-1000 --stacks 4 --preplaced --format json`,
 		Args: cobra.NoArgs,
 		RunE: runEval,
 	}
@@ -85,6 +86,7 @@ interrupted (nothing written). See docs/eval.md.`,
 	f.String("out", "", "write the JSONL records to this file instead (summary to standard output); plays one variant")
 	f.Bool("blind", false, "blind play for an untrusted strategy: the corpus drawn afresh from its generator with a secret seed, revealed at the end")
 	f.Bool("wide", false, "the literature's figure as a column and the whole bound table, at any width (the summary fits 100 columns, or $COLUMNS, otherwise)")
+	f.String("format", "table", "summary format: table, or json (one object: the corpus and each variant's score)")
 	// The games/s column depends on the machine: the golden tests turn it off.
 	f.Bool("timing", true, "show the games/s column")
 	_ = f.MarkHidden("timing")
@@ -103,8 +105,15 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	workers, _ := f.GetInt("workers")
 	jsonl, _ := f.GetBool("jsonl")
 	out, _ := f.GetString("out")
+	format, _ := f.GetString("format")
 	if workers < 1 {
 		return badInput("--workers %d: want at least 1", workers)
+	}
+	if format != "table" && format != "json" {
+		return badInput("--format %q: want table or json", format)
+	}
+	if reasons, _ := f.GetBool("reasons"); reasons && format == "json" {
+		return badInput("--reasons prints a table: not with --format json")
 	}
 	maxFailed, err := maxFailedShare(cmd)
 	if err != nil {
@@ -164,34 +173,49 @@ func runEval(cmd *cobra.Command, _ []string) error {
 	if blind {
 		label = cs.Name
 	}
-	fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", label, cs.Len, workers)
 	wide, _ := f.GetBool("wide")
 	timing, _ := f.GetBool("timing")
 	ropt := report.Options{Timing: timing, Wide: wide, Width: terminalWidth()}
-	fmt.Fprint(summaryOut, report.Wrap("strategy "+report.StrategyLabels(rows), ropt.Width, 2))
-	if err := report.WriteEval(summaryOut, rows, ropt); err != nil {
-		return err
-	}
-	for _, msg := range skipped {
-		fmt.Fprintln(summaryOut, msg)
-	}
 	bounds, err := configs.ShippedBounds(cs)
 	if err != nil {
 		return err
 	}
-	efficiency, err := report.WriteEvalBounds(summaryOut, rows, bounds, ropt)
-	if err != nil {
-		return err
-	}
-	if reasons, _ := f.GetBool("reasons"); reasons {
-		if err := report.WriteEndings(summaryOut, rows); err != nil {
+	var efficiency []tournament.Efficiency
+	if format == "json" {
+		// The JSON object alone on its stream; the rest, for people, on
+		// standard error.
+		if err := report.WriteEvalJSON(summaryOut, cs, rows, ropt); err != nil {
 			return err
 		}
+		for _, msg := range skipped {
+			fmt.Fprintln(cmd.ErrOrStderr(), msg)
+		}
+		if efficiency, err = report.WriteEvalBounds(io.Discard, rows, bounds, ropt); err != nil {
+			return err
+		}
+		blindReveal(cmd.ErrOrStderr(), secret, corpusArg)
+	} else {
+		fmt.Fprintf(summaryOut, "corpus %s: %d decks; workers: %d\n", label, cs.Len, workers)
+		fmt.Fprint(summaryOut, report.Wrap("strategy "+report.StrategyLabels(rows), ropt.Width, 2))
+		if err := report.WriteEval(summaryOut, rows, ropt); err != nil {
+			return err
+		}
+		for _, msg := range skipped {
+			fmt.Fprintln(summaryOut, msg)
+		}
+		if efficiency, err = report.WriteEvalBounds(summaryOut, rows, bounds, ropt); err != nil {
+			return err
+		}
+		if reasons, _ := f.GetBool("reasons"); reasons {
+			if err := report.WriteEndings(summaryOut, rows); err != nil {
+				return err
+			}
+		}
+		if out != "" {
+			fmt.Fprintf(summaryOut, "per-deck records: %s\n", out)
+		}
+		blindReveal(summaryOut, secret, corpusArg)
 	}
-	if out != "" {
-		fmt.Fprintf(summaryOut, "per-deck records: %s\n", out)
-	}
-	blindReveal(summaryOut, secret, corpusArg)
 	if err := tournament.CheckPossible(efficiency); err != nil {
 		return err
 	}

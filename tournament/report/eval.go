@@ -184,17 +184,27 @@ func WriteCompare(w io.Writer, names [2]string, c tournament.Comparison) error {
 // CompareRun is one side of CompareJSON: where its records came from, who
 // played, and its wins on the decks compared.
 type CompareRun struct {
-	Records   string  `json:"records"`
-	Strategy  string  `json:"strategy"`
-	Corpus    string  `json:"corpus"`
-	CorpusSHA string  `json:"corpus_sha256"`
-	Rules     string  `json:"rules"`
-	Wins      int     `json:"wins"`
-	Games     int     `json:"games"`
-	Rate      float64 `json:"rate"`
-	CILow     float64 `json:"ci_low"`
-	CIHigh    float64 `json:"ci_high"`
-	LeftOut   int     `json:"left_out"` // decks it recorded that the other did not
+	Records   string `json:"records"`
+	Strategy  string `json:"strategy"`
+	Corpus    string `json:"corpus"`
+	CorpusSHA string `json:"corpus_sha256"`
+	Rules     string `json:"rules"`
+	Score
+	LeftOut int `json:"left_out"` // decks it recorded that the other did not
+}
+
+// Score is a run's wins in the JSON outputs: the rate a fraction, the
+// interval Wilson's at 95 %.
+type Score struct {
+	Wins   int     `json:"wins"`
+	Games  int     `json:"games"`
+	Rate   float64 `json:"rate"`
+	CILow  float64 `json:"ci_low"`
+	CIHigh float64 `json:"ci_high"`
+}
+
+func scoreOf(s tournament.Summary) Score {
+	return Score{Wins: s.Wins, Games: s.Games, Rate: s.Rate, CILow: s.Lo, CIHigh: s.Hi}
 }
 
 // CompareJSON is WriteCompare's content for scripts (WriteCompareJSON).
@@ -232,12 +242,50 @@ func WriteCompareJSON(w io.Writer, names [2]string, c tournament.Comparison) err
 		s := tournament.Summarize(c.Runs[i], 0)
 		id := c.IDs[i]
 		runs[i] = CompareRun{Records: names[i], Strategy: id.Strategy, Corpus: id.Corpus, CorpusSHA: id.CorpusSHA, Rules: id.Rules,
-			Wins: s.Wins, Games: s.Games, Rate: s.Rate, CILow: s.Lo, CIHigh: s.Hi, LeftOut: c.LeftOut[i]}
+			Score: scoreOf(s), LeftOut: c.LeftOut[i]}
 	}
 	out := CompareJSON{A: runs[0], B: runs[1], Games: c.Games, Both: c.Both, OnlyA: c.OnlyA, OnlyB: c.OnlyB, Neither: c.Neither,
 		Diff: c.Diff, DiffLo: c.DiffLo, DiffHi: c.DiffHi, P: c.P}
 	if e := c.Estimate; e != nil {
 		out.Estimate = &CompareEstimate{Run: "ab"[e.Run : e.Run+1], Decks: e.Decks, Sample: e.Sample, Rate: e.Rate, CILow: e.Lo, CIHigh: e.Hi}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// EvalJSON is WriteEval's content for scripts (WriteEvalJSON): the corpus
+// and, for each variant played, the strategy and its score.
+type EvalJSON struct {
+	Corpus    string        `json:"corpus"`
+	CorpusSHA string        `json:"corpus_sha256"`
+	Decks     int           `json:"decks"`
+	Variants  []EvalVariant `json:"variants"`
+}
+
+// EvalVariant is one variant's score in EvalJSON; games_per_sec only when
+// the run shows timing.
+type EvalVariant struct {
+	Strategy string `json:"strategy"`
+	Rules    string `json:"rules"`
+	Score
+	MeanPlaced  float64  `json:"mean_placed"`
+	Failures    int      `json:"failures"`
+	GamesPerSec *float64 `json:"games_per_sec,omitempty"`
+}
+
+// WriteEvalJSON writes the rows of an eval on corpus c as one indented JSON
+// object (EvalJSON).
+func WriteEvalJSON(w io.Writer, c *tournament.Corpus, rows []tournament.VariantResult, opt Options) error {
+	out := EvalJSON{Corpus: c.Name, CorpusSHA: c.Checksum, Decks: c.Len, Variants: []EvalVariant{}}
+	for _, r := range rows {
+		s := r.Sum
+		v := EvalVariant{Strategy: r.Label, Rules: tournament.Variant{Rules: r.Rules}.Key(), Score: scoreOf(s),
+			MeanPlaced: s.MeanPlaced, Failures: s.Failures}
+		if opt.Timing {
+			v.GamesPerSec = &s.GamesPerSec
+		}
+		out.Variants = append(out.Variants, v)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
