@@ -3,29 +3,27 @@ package plugin_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/calcsol/calcsol/internal/longtest"
+	"github.com/calcsol/calcsol/internal/testprog"
 	"github.com/calcsol/calcsol/plugin"
 	"github.com/calcsol/calcsol/solver"
 	"github.com/calcsol/calcsol/tournament"
 )
 
-// python is Debian's interpreter, the one that sees python3-grpcio (a pyenv
-// python3 earlier on PATH may not).
-const python = "/usr/bin/python3"
+// python is the interpreter the Python plugin runs with (testprog.Python).
+const python = testprog.Python
 
 // needPython skips the test when python's gRPC modules are missing — or, in
 // CI (CI=true), fails it: CI installs them (.ci/run).
 func needPython(t *testing.T) {
 	t.Helper()
-	msg := pythonMissing()
+	msg := testprog.PythonMissing()
 	if msg == "" {
 		return
 	}
@@ -34,19 +32,6 @@ func needPython(t *testing.T) {
 	}
 	t.Skip(msg)
 }
-
-// pythonMissing says why python cannot run the Python plugin, or is "" when
-// it can: asked once, and only whether the modules are there, not by
-// importing them (importing grpc costs an interpreter a fifth of a second
-// of CPU; a module that is there but broken fails the test instead).
-var pythonMissing = sync.OnceValue(func() string {
-	const find = "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('grpc') and importlib.util.find_spec('google.protobuf') else 3)"
-	out, err := exec.Command(python, "-c", find).CombinedOutput()
-	if err == nil {
-		return ""
-	}
-	return "the Python plugin needs " + python + " with grpcio and protobuf (apt-get install python3-grpcio python3-protobuf): " + err.Error() + "\n" + string(out)
-})
 
 // lowestStack is the Python example's strategy written in Go: a stack top to
 // a table, else the drawn card to a table, else onto the lowest stack.

@@ -58,7 +58,13 @@ func loadCorpus(t testing.TB) []solver.Deck {
 // game ended before.
 func playTo(t testing.TB, d *solver.Deck, r solver.Rules, k int) (solver.State, bool) {
 	t.Helper()
-	moves, ok := playUntil(t, d, r, k)
+	return playToWith(t, NewDeadlockGraph(DefaultWeights), d, r, k)
+}
+
+// playToWith is playTo with the player c.
+func playToWith(t testing.TB, c solver.Chooser, d *solver.Deck, r solver.Rules, k int) (solver.State, bool) {
+	t.Helper()
+	moves, ok := playUntilWith(t, c, d, r, k)
 	if !ok {
 		return solver.State{}, false
 	}

@@ -17,6 +17,7 @@ import (
 
 	goldenfile "github.com/calcsol/calcsol/internal/golden"
 	"github.com/calcsol/calcsol/internal/longtest"
+	"github.com/calcsol/calcsol/internal/testprog"
 )
 
 // TestScripts runs the command-line scripts under testdata/script: each
@@ -44,7 +45,7 @@ func TestScripts(t *testing.T) {
 		// The steps that pin research figures on the shipped corpora
 		// (thousands of games, long searches) are marked [long]; the
 		// examples themselves run on small corpora in every run.
-		// [python]: /usr/bin/python3 has grpcio and protobuf, which the
+		// [python]: testprog.Python has grpcio and protobuf, which the
 		// Python plugin needs; a fresh machine may lack them, CI
 		// (CI=true) installs them and wants them.
 		Condition: func(cond string) (bool, error) {
@@ -52,7 +53,7 @@ func TestScripts(t *testing.T) {
 			case "long":
 				return longtest.Enabled(), nil
 			case "python":
-				missing := pythonMissing()
+				missing := testprog.PythonMissing()
 				if missing != "" && os.Getenv("CI") == "true" {
 					return false, fmt.Errorf("%s", missing)
 				}
@@ -113,18 +114,6 @@ var goEnv = sync.OnceValue(func() map[string]string {
 		env["GOMODCACHE"], env["GOCACHE"], env["GOPATH"] = vals[0], vals[1], vals[2]
 	}
 	return env
-})
-
-// pythonMissing says why /usr/bin/python3 cannot run the Python plugin, or
-// is "" when it can: asked once, whether the modules are there, without
-// importing them (as plugin's tests ask).
-var pythonMissing = sync.OnceValue(func() string {
-	const find = "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('grpc') and importlib.util.find_spec('google.protobuf') else 3)"
-	out, err := exec.Command("/usr/bin/python3", "-c", find).CombinedOutput()
-	if err == nil {
-		return ""
-	}
-	return "the Python plugin needs /usr/bin/python3 with grpcio and protobuf (apt-get install python3-grpcio python3-protobuf): " + err.Error() + "\n" + string(out)
 })
 
 // status CODE PROG ARGS... runs PROG like exec and wants exit status CODE

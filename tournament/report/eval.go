@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -249,9 +248,7 @@ func WriteCompareJSON(w io.Writer, names [2]string, c tournament.Comparison) err
 	if e := c.Estimate; e != nil {
 		out.Estimate = &CompareEstimate{Run: "ab"[e.Run : e.Run+1], Decks: e.Decks, Sample: e.Sample, Rate: e.Rate, CILow: e.Lo, CIHigh: e.Hi}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeJSON(w, out)
 }
 
 // EvalJSON is WriteEval's content for scripts (WriteEvalJSON): the corpus
@@ -287,13 +284,33 @@ func WriteEvalJSON(w io.Writer, c *tournament.Corpus, rows []tournament.VariantR
 		}
 		out.Variants = append(out.Variants, v)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return writeJSON(w, out)
 }
 
 func pct(x float64) string     { return fmt.Sprintf("%.2f", 100*x) }
 func ci(lo, hi float64) string { return fmt.Sprintf("[%.2f, %.2f]", 100*lo, 100*hi) }
+
+// EvalEfficiencies are the efficiencies WriteEvalBounds prints, without
+// printing them: each variant's wins against the bound of its rules, for
+// the variants bounds cover.
+func EvalEfficiencies(rows []tournament.VariantResult, bounds []tournament.Bound) []tournament.Efficiency {
+	es, _ := efficiencies(rows, bounds)
+	return es
+}
+
+// efficiencies returns the efficiency of each variant of rows that bounds
+// cover, and the variants' names.
+func efficiencies(rows []tournament.VariantResult, bounds []tournament.Bound) (es []tournament.Efficiency, variants []string) {
+	for _, r := range rows {
+		for i := range bounds {
+			if bounds[i].Rules == r.Rules {
+				es = append(es, bounds[i].Efficiency(r.Label, r.Results))
+				variants = append(variants, r.Rules.String())
+			}
+		}
+	}
+	return es, variants
+}
 
 // WriteEvalBounds puts each variant's wins beside the clairvoyant bound of
 // the corpus under its rules, for the variants bounds cover (nothing when
@@ -303,16 +320,7 @@ func ci(lo, hi float64) string { return fmt.Sprintf("[%.2f, %.2f]", 100*lo, 100*
 // where some deck is unknown or unwinnable; when there is none, one line
 // says every deck is winnable.
 func WriteEvalBounds(w io.Writer, rows []tournament.VariantResult, bounds []tournament.Bound, opt Options) ([]tournament.Efficiency, error) {
-	var es []tournament.Efficiency
-	var variants []string
-	for _, r := range rows {
-		for i := range bounds {
-			if bounds[i].Rules == r.Rules {
-				es = append(es, bounds[i].Efficiency(r.Label, r.Results))
-				variants = append(variants, r.Rules.String())
-			}
-		}
-	}
+	es, variants := efficiencies(rows, bounds)
 	if len(es) == 0 {
 		return nil, nil
 	}

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -100,9 +99,7 @@ func WriteMatchJSON(w io.Writer, m *tournament.MatchResult) error {
 	llrA, llrB := m.Test.LLR(m.OnlyA, m.OnlyB)
 	lower, upper := m.Test.Bounds()
 	verdict := map[stats.Verdict]string{stats.Undecided: "undecided", stats.AStronger: "A", stats.BStronger: "B", stats.NoAdvantage: "none"}[m.Verdict]
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(map[string]any{
+	return writeJSON(w, map[string]any{
 		"corpus": m.Corpus, "corpus_sha256": m.Checksum, "rules": m.Rules.String(),
 		"decks": m.Decks, "played": m.Played, "a": side(m.A), "b": side(m.B),
 		"both": m.Both(), "only_a": m.OnlyA, "only_b": m.OnlyB, "neither": m.Neither(),

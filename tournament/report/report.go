@@ -52,9 +52,7 @@ func Write(w io.Writer, rep tournament.Report, format string, opt Options) error
 				out.Rows[i].MsPerGame = 0
 			}
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(w, out)
 	case "csv":
 		// The CSV columns are the JSON fields: raw fractions, one value each.
 		cw := csv.NewWriter(w)
@@ -265,4 +263,11 @@ func WriteFiles(dir string, rep tournament.Report, m tournament.Manifest) error 
 		}
 	}
 	return nil
+}
+
+// writeJSON writes v as indented JSON, the form of every JSON output here.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
