@@ -16,6 +16,9 @@
 // once (the plugin and command tests of one go test ./...) build once and
 // never see half a program; the programs of the checkout's earlier
 // sources are removed then.
+//
+// PythonMissing says whether the Python plugin can run here, for the tests
+// that start it.
 package testprog
 
 import (
