@@ -54,6 +54,28 @@ func BenchmarkGames(b *testing.B) {
 	}
 }
 
+// BenchmarkFastPresets plays whole games with the fast presets
+// (configs/presets.yaml), each under its rules: what the default tournament
+// pays a game on its 30,000-deck corpus.
+func BenchmarkFastPresets(b *testing.B) {
+	reg := registry()
+	for _, c := range []struct {
+		preset string
+		rules  solver.Rules
+	}{
+		{"fast-3", solver.Rules{Stacks: 3}},
+		{"fast-3p", solver.Rules{Stacks: 3, Preplaced: true}},
+		{"fast-4", solver.Rules{Stacks: 4}},
+		{"fast-4p", solver.Rules{Stacks: 4, Preplaced: true}},
+	} {
+		s, err := reg.BuildSpec(c.preset)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.preset, func(b *testing.B) { benchGames(b, s, c.rules) })
+	}
+}
+
 // BenchmarkRescuedPlayouts plays whole games (4 stacks, tables start
 // empty) with the sampling player whose playouts are rescued, 32 orders a
 // decision: the rescue played out exactly, then giving up lost playouts,

@@ -38,7 +38,10 @@ const MaxEndgameCards = 20
 //
 // A stacking after which every assignment has a cycle is lost and not
 // searched further (the deadlock check, acyclicSearch); with the stock
-// empty, that check is the whole value (cleared). The checks keep what they
+// empty, that check is the whole value (cleared). So is a position that a
+// move to a table leaves cyclic: no move undoes a cycle (a card stacked or
+// a table filled only narrows the take-apart's choices), so nothing below
+// it wins, and one check stands for the search of its whole subtree. The checks keep what they
 // learn for later checks of any position (sharedStates): the positions of
 // one search share most of their stacks.
 //
@@ -63,6 +66,17 @@ func NewEndgame() *Endgame {
 	e := &Endgame{memo: make(map[string]uint64)}
 	e.acyclic.shared = &sharedStates{}
 	return e
+}
+
+// Forget empties the memo and what the deadlock checks keep. Values do not
+// depend on the game, so forgetting changes no answer; but the positions of
+// one game's endgame are rarely another's, and a memo kept small stays in
+// the cache: the endgame player forgets at the end of each game.
+func (e *Endgame) Forget() {
+	clear(e.memo)
+	if s := e.acyclic.shared; s != nil {
+		s.forget()
+	}
 }
 
 // Orders returns the number of distinct orders of the ranks left in st's
@@ -117,11 +131,26 @@ func (e *Endgame) Moves(st *solver.State) (moves []MoveValue, orders uint64) {
 // Best returns the move with the most winning orders (the first such in
 // the order of Moves), its wins and the number of orders; ok is false when
 // no move is legal.
+//
+// It stops at the first move that wins every order: no later move can win
+// more, so the answer is the one Moves gives, without valuing the rest.
 func (e *Endgame) Best(st *solver.State) (m solver.Move, wins, orders uint64, ok bool) {
-	moves, orders := e.Moves(st)
-	for i, mv := range moves {
-		if i == 0 || mv.Wins > wins {
-			m, wins, ok = mv.Move, mv.Wins, true
+	if e.memo == nil {
+		e.memo = make(map[string]uint64)
+	}
+	orders = Orders(st)
+	var buf [solver.MaxLegalMoves]solver.Move
+	for i, c := range candidates(st, buf[:0]) {
+		a := applied(st, c)
+		var w uint64
+		if a.StockLen() == 0 || e.acyclic.acyclic(&a) {
+			w = e.value(&a)
+		}
+		if i == 0 || w > wins {
+			m, wins, ok = c, w, true
+		}
+		if wins == orders {
+			break
 		}
 	}
 	return m, wins, orders, ok
@@ -210,6 +239,9 @@ func (e *Endgame) value(st *solver.State) uint64 {
 				continue
 			}
 			c := applied(st, m)
+			if c.StockLen() > 0 && !e.acyclic.acyclic(&c) {
+				continue
+			}
 			v = max(v, e.value(&c))
 			if v == all {
 				break

@@ -287,3 +287,46 @@ func TestEndgameMatchesDefinition(t *testing.T) {
 		t.Fatalf("%d open positions checked", open)
 	}
 }
+
+// TestEndgameBestAgreesWithMoves checks Best, which stops at the first move
+// that wins every order and values no move whose stacks are cyclic, against
+// the first best move of Moves, on the positions the deadlock-graph player
+// reaches with 4 cards left (decided or not), with one search that forgets
+// between decks.
+func TestEndgameBestAgreesWithMoves(t *testing.T) {
+	t.Parallel()
+	ds := loadCorpus(t)
+	decided, open := 0, 0
+	for _, r := range []solver.Rules{{Stacks: 3}, {Stacks: 3, Preplaced: true}, {Stacks: 4}, {Stacks: 4, Preplaced: true}} {
+		e := NewEndgame()
+		for i, n := 0, 0; i < len(ds) && n < size(40, 400); i++ {
+			st, ok := playTo(t, &ds[i], r, 4)
+			if !ok {
+				continue
+			}
+			n++
+			moves, orders := NewEndgame().Moves(&st)
+			var want MoveValue
+			for j, mv := range moves {
+				if j == 0 || mv.Wins > want.Wins {
+					want = mv
+				}
+			}
+			m, wins, o, ok := e.Best(&st)
+			if !ok || m != want.Move || wins != want.Wins || o != orders {
+				t.Errorf("%s, deck %d: Best %s, %d of %d orders; Moves' best %s, %d of %d\n%v",
+					r, i, m.Format(r), wins, o, want.Move.Format(r), want.Wins, orders, st.View())
+			}
+			if wins == 0 || wins == orders {
+				decided++
+			} else {
+				open++
+			}
+			e.Forget()
+		}
+	}
+	// Both kinds: a decided position is where Best stops early.
+	if decided == 0 || open < size(5, 50) {
+		t.Fatalf("%d decided and %d open positions checked", decided, open)
+	}
+}

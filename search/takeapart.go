@@ -82,6 +82,13 @@ func (s *sharedStates) prepare(a *acyclicSearch) {
 	}
 }
 
+// forget drops every id and state s keeps.
+func (s *sharedStates) forget() {
+	clear(s.ids)
+	s.states.reset()
+	s.last = [maxSharedStacks][]solver.Rank{}
+}
+
 // key names state (h, p) of a's position.
 func (a *acyclicSearch) sharedKey(h [solver.MaxStacks]int, p [solver.Tables]int) sharedKey {
 	var id [maxSharedStacks]uint64

@@ -101,6 +101,7 @@ func (s *endgameSession) Decide(ctx context.Context, reqs []solver.Request, out 
 }
 
 func (s *endgameSession) End(ctx context.Context, games []solver.GameID) error {
+	s.e.Forget()
 	return s.base.End(ctx, games)
 }
 
