@@ -76,13 +76,18 @@ func checkShippedConfig(t *testing.T, name string, data []byte) (tournament.Plan
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Only strategies built into the binary (the built-ins and the
-	// searching players), no plugin: the default needs nothing but Go.
+	// Only strategies built into the binary (the built-ins, the searching
+	// players and presets of them), no plugin: the default needs nothing
+	// but Go.
 	reg := builtInKinds()
 	for _, s := range cfg.Strategies {
-		for _, l := range s.Layers {
-			if _, ok := reg.Kind(l.Kind); !ok {
-				t.Errorf("shipped config uses kind %q, not built into the binary", l.Kind)
+		parts, err := reg.Expand(s.parts())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range parts {
+			if _, ok := reg.Kind(p.Kind); !ok {
+				t.Errorf("shipped config uses kind %q, not built into the binary", p.Kind)
 			}
 		}
 	}

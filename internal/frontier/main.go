@@ -11,6 +11,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"io"
@@ -109,8 +110,8 @@ type placed struct {
 
 // placeLabels puts each point's name beside it where it covers no point,
 // no interval and no label put before: right of the point above, right
-// below, left above, left below, or further out (the first that is free;
-// else the one that covers least). at is a point's position, bars its
+// below, left above, left below, or further out, nearest first (the first
+// that is free; else the one that covers least). at is a point's position, bars its
 // interval's ends, bounds the room the labels must stay in.
 func placeLabels(pts []point, at func(point) vg.Point, bar func(point) (lo, hi vg.Length), sty text.Style, bounds vg.Rectangle) []placed {
 	var obstacles []vg.Rectangle
@@ -128,8 +129,21 @@ func placeLabels(pts []point, at func(point) vg.Point, bar func(point) (lo, hi v
 		d := sty.FontExtents().Descent
 		var best placed
 		bestCover := vg.Length(math.Inf(1))
-		for _, o := range []vg.Point{{X: 6, Y: 2}, {X: 6, Y: -2 - h}, {X: -6 - w, Y: 2}, {X: -6 - w, Y: -2 - h},
-			{X: 6, Y: 2 + h}, {X: 6, Y: -2 - 2*h}, {X: -6 - w, Y: 2 + h}, {X: -6 - w, Y: -2 - 2*h}} {
+		// The four places beside the point first, then further out by a
+		// line or a sixth of the text's width, nearest first.
+		var places []vg.Point
+		for ring := range 4 {
+			for shift := range 3 {
+				dx, dy := vg.Length(shift)*w/6, vg.Length(ring)*h
+				places = append(places, vg.Point{X: 6 + dx, Y: 2 + dy}, vg.Point{X: 6 + dx, Y: -2 - h - dy},
+					vg.Point{X: -6 - w - dx, Y: 2 + dy}, vg.Point{X: -6 - w - dx, Y: -2 - h - dy})
+			}
+		}
+		dist := func(o vg.Point) vg.Length {
+			return max(o.X-6, -6-w-o.X) + max(o.Y-2, -2-h-o.Y)
+		}
+		slices.SortStableFunc(places, func(a, b vg.Point) int { return cmp.Compare(dist(a), dist(b)) })
+		for _, o := range places {
 			box := vg.Rectangle{Min: vg.Point{X: c.X + o.X, Y: c.Y + o.Y}, Max: vg.Point{X: c.X + o.X + w, Y: c.Y + o.Y + h}}
 			var cover vg.Length
 			for _, r := range obstacles {
