@@ -41,9 +41,9 @@ const MaxEndgameCards = 20
 // empty, that check is the whole value (cleared). So is a position that a
 // move to a table leaves cyclic: no move undoes a cycle (a card stacked or
 // a table filled only narrows the take-apart's choices), so nothing below
-// it wins, and one check stands for the search of its whole subtree. The checks keep what they
-// learn for later checks of any position (sharedStates): the positions of
-// one search share most of their stacks.
+// it wins, and one check stands for the search of its whole subtree (lost).
+// The checks keep what they learn for later checks of any position
+// (sharedStates): the positions of one search share most of their stacks.
 //
 // An Endgame is not safe for concurrent use; its memo persists between
 // calls (positions' values do not depend on the game), up to MemoLimit
@@ -143,7 +143,7 @@ func (e *Endgame) Best(st *solver.State) (m solver.Move, wins, orders uint64, ok
 	for i, c := range candidates(st, buf[:0]) {
 		a := applied(st, c)
 		var w uint64
-		if a.StockLen() == 0 || e.acyclic.acyclic(&a) {
+		if !e.lost(&a) {
 			w = e.value(&a)
 		}
 		if i == 0 || w > wins {
@@ -239,7 +239,7 @@ func (e *Endgame) value(st *solver.State) uint64 {
 				continue
 			}
 			c := applied(st, m)
-			if c.StockLen() > 0 && !e.acyclic.acyclic(&c) {
+			if e.lost(&c) {
 				continue
 			}
 			v = max(v, e.value(&c))
@@ -302,6 +302,13 @@ func (e *Endgame) stackings(st *solver.State, moves []solver.Move, all uint64) u
 		}
 	}
 	return v
+}
+
+// lost reports that st, with cards still to come, has no acyclic
+// assignment: it wins no order, and nothing below it need be searched.
+// (With the stock empty, value's own check, cleared, is the whole value.)
+func (e *Endgame) lost(st *solver.State) bool {
+	return st.StockLen() > 0 && !e.acyclic.acyclic(st)
 }
 
 // applied returns st after m, a move legal in st.

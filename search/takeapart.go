@@ -62,10 +62,10 @@ func (s *sharedStates) prepare(a *acyclicSearch) {
 	}
 	// A check adds at most a deck's ids: they stay within 28 bits.
 	limit = min(limit, 1<<28-solver.DeckSize-1)
-	if s.ids == nil || len(s.ids) > limit || s.states.count > limit {
+	if s.ids == nil {
 		s.ids = make(map[uint64]uint32)
-		s.states.reset()
-		s.last = [maxSharedStacks][]solver.Rank{}
+	} else if len(s.ids) > limit || s.states.count > limit {
+		s.forget()
 	}
 	for st := range a.n {
 		cards, last := a.stacks[st], s.last[st]

@@ -111,8 +111,9 @@ type placed struct {
 // placeLabels puts each point's name beside it where it covers no point,
 // no interval and no label put before: right of the point above, right
 // below, left above, left below, or further out, nearest first (the first
-// that is free; else the one that covers least). at is a point's position, bars its
-// interval's ends, bounds the room the labels must stay in.
+// that is free; else the one that covers least). at is a point's
+// position, bars its interval's ends, bounds the room the labels must stay
+// in.
 func placeLabels(pts []point, at func(point) vg.Point, bar func(point) (lo, hi vg.Length), sty text.Style, bounds vg.Rectangle) []placed {
 	var obstacles []vg.Rectangle
 	for _, pt := range pts {
