@@ -32,8 +32,7 @@ func TestPluginServeStopsForSignals(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP, syscall.SIGINT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			// Under nohup (SIGHUP ignored, and so in every child) a
-			// plugin without calcsol's handling serves on after SIGHUP;
-			// calcsol's, which cannot die of an ignored signal, exits 130.
+			// plugin serves on after SIGHUP, calcsol's as any other.
 			if ignoredAtStart[sig] {
 				t.Skipf("%v is ignored here (nohup?), and so in the plugin", sig)
 			}

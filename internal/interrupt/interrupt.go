@@ -1,6 +1,6 @@
 // Package interrupt gives a command-line program one context that is
 // cancelled by Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed, an
-// ssh session dropped), so that long runs — corpus
+// ssh session dropped; not under nohup, which asks to ignore it), so that long runs — corpus
 // generation, evaluations, shuffle analyses — stop cleanly: work that
 // watches the context returns its error, temporary files are removed, and
 // the program prints one line. A second signal kills the program at once.
@@ -17,6 +17,7 @@ import (
 	"errors"
 	"os"
 	"os/signal"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -25,8 +26,25 @@ import (
 // ExitCode is the conventional exit status of a program stopped by SIGINT.
 const ExitCode = 130
 
-// Signals are the signals that stop a run.
-var Signals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+// Signals are the signals that stop a run: SIGINT, SIGTERM and SIGHUP, less
+// SIGHUP when the program started with it ignored. That is what nohup
+// does, to ask that the run outlive its terminal; catching SIGHUP would
+// undo it.
+var Signals = stopSignals(signal.Ignored(syscall.SIGHUP))
+
+// stopSignals returns the signals that stop a run, SIGHUP's disposition at
+// the program's start being ignored or not.
+func stopSignals(hangupIgnored bool) []os.Signal {
+	if hangupIgnored {
+		return []os.Signal{os.Interrupt, syscall.SIGTERM}
+	}
+	return []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+}
+
+// Watches reports whether sig is one of Signals: a test that sends SIGHUP
+// to the program, or to a child (which inherits the disposition), skips
+// where it is ignored.
+func Watches(sig os.Signal) bool { return slices.Contains(Signals, sig) }
 
 // watching counts the Contexts made and not yet stopped by their callers.
 var watching atomic.Int64

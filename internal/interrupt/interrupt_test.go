@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -33,6 +35,9 @@ func TestSignalCancels(t *testing.T) {
 // SIGHUP (a closed terminal) stops a run as SIGTERM does, rather than
 // killing the program with its temporary files and plugin processes left.
 func TestHangupCancels(t *testing.T) {
+	if !Watches(syscall.SIGHUP) {
+		t.Skip("SIGHUP is ignored here (nohup): runs outlive the terminal")
+	}
 	ctx, stop := Context(context.Background())
 	defer stop()
 	syscall.Kill(syscall.Getpid(), syscall.SIGHUP)
@@ -112,5 +117,21 @@ func TestNestedReceived(t *testing.T) {
 	stopOuter()
 	if Received() {
 		t.Error("still Received after the last Context stopped")
+	}
+}
+
+// SIGHUP stops a run unless the program started with it ignored (nohup);
+// SIGINT and SIGTERM always do.
+func TestStopSignals(t *testing.T) {
+	for _, tc := range []struct {
+		ignored bool
+		want    []os.Signal
+	}{
+		{false, []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}},
+		{true, []os.Signal{os.Interrupt, syscall.SIGTERM}},
+	} {
+		if got := stopSignals(tc.ignored); !slices.Equal(got, tc.want) {
+			t.Errorf("SIGHUP ignored %v: %v, want %v", tc.ignored, got, tc.want)
+		}
 	}
 }
