@@ -10,7 +10,8 @@ import (
 // FuzzClosesMatchesReference lets the fuzzer pick the deck, the player's
 // random stream, the number of stacks and how eagerly the player plays to the
 // tables; at every legal stacking move Closes, Exact and the reference must
-// agree, and Partial must not refuse more than Exact (1 to 8 stacks).
+// agree (and a Checker's answer, its position read for that question), and
+// Partial must not refuse more than Exact (1 to 8 stacks).
 //
 //	go test ./deadlock -run '^$' -fuzz FuzzClosesMatchesReference -fuzztime 60s
 func FuzzClosesMatchesReference(f *testing.F) {
@@ -25,9 +26,10 @@ func FuzzClosesMatchesReference(f *testing.F) {
 			q := after(t, p, y, x, s)
 			want, _ := naiveCycle(q.View())
 			e := Exact(p, y, x, s)
-			if Closes(p, y, x, s) != want || (e != nil) != want {
-				t.Fatalf("%v, deck %s, stacks %s, %s on %c for %d: Closes %v, Exact %v, reference %v",
-					rules, &d, stacksString(p), y, rules.StackName(s), x, Closes(p, y, x, s), e, want)
+			var chk Checker
+			if Closes(p, y, x, s) != want || (e != nil) != want || chk.Closes(p, y, x, s) != want {
+				t.Fatalf("%v, deck %s, stacks %s, %s on %c for %d: Closes %v, Exact %v, Checker %v, reference %v",
+					rules, &d, stacksString(p), y, rules.StackName(s), x, Closes(p, y, x, s), e, chk.Closes(p, y, x, s), want)
 			}
 			if e != nil {
 				if err := validate(q.View(), e); err != nil {
