@@ -15,7 +15,7 @@ func TestPresets(t *testing.T) {
 		"best-4p": {"strength-4p.yaml", ""},
 		"best-4":  {"contender-4.yaml", ""},
 		"best-3p": {"contender-3p.yaml", ""},
-		"best-3":  {"strength-3.yaml", ""},
+		"best-3":  {"contender-3.yaml", ""},
 		"mid-4p":  {"middle.yaml", "mid-4p"},
 		"mid-4":   {"middle.yaml", "mid-4"},
 		"mid-3p":  {"middle.yaml", "mid-3p"},
